@@ -1,0 +1,4 @@
+export * from './units.js';
+export * from './limits.js';
+export * from './server-timing.js';
+export * from './records.js';
