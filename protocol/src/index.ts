@@ -2,3 +2,4 @@ export * from './units.js';
 export * from './limits.js';
 export * from './server-timing.js';
 export * from './records.js';
+export * from './congestion-control.js';
