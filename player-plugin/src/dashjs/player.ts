@@ -1,0 +1,73 @@
+/**
+ * The slice of dash.js 5's MediaPlayer the adapter uses, typed structurally so the adapter
+ * needs no runtime import of dash.js (the page brings its own copy).
+ */
+export interface CommonMediaRequestLike {
+  url: string;
+  headers?: Record<string, string>;
+  customData?: { request?: FragmentRequestLike };
+}
+
+export interface FragmentRequestLike {
+  type?: string | null;
+  mediaType?: string | null;
+  bandwidth?: number;
+  representation?: { bitrateInKbit?: number } | null;
+}
+
+export interface CommonMediaResponseLike {
+  request: CommonMediaRequestLike;
+  status?: number | null;
+  data?: unknown;
+  resourceTiming?: { startTime?: number; responseEnd?: number; encodedBodySize?: number } | null;
+}
+
+export type RequestInterceptorLike = (request: CommonMediaRequestLike) => Promise<CommonMediaRequestLike>;
+export type ResponseInterceptorLike = (response: CommonMediaResponseLike) => Promise<CommonMediaResponseLike>;
+
+export interface PlayerLike {
+  getSettings(): DashSettingsLike;
+  updateSettings(settings: object): void;
+  addABRCustomRule(type: string, name: string, rule: object): void;
+  removeABRCustomRule(name: string): void;
+  addRequestInterceptor(interceptor: RequestInterceptorLike): void;
+  removeRequestInterceptor(interceptor: RequestInterceptorLike): void;
+  addResponseInterceptor(interceptor: ResponseInterceptorLike): void;
+  removeResponseInterceptor(interceptor: ResponseInterceptorLike): void;
+  on(type: string, listener: (event: { mediaType?: string }) => void, scope?: object): void;
+  off(type: string, listener: (event: { mediaType?: string }) => void, scope?: object): void;
+  getBufferLength(type: string): number;
+  getRepresentationsByType(type: string): Array<{ bitrateInKbit?: number; bandwidth?: number }>;
+  duration(): number;
+}
+
+export interface DashSettingsLike {
+  streaming?: {
+    buffer?: { bufferTimeAtTopQuality?: number; bufferTimeAtTopQualityLongForm?: number; longFormContentDurationThreshold?: number };
+    abr?: { rules?: Record<string, { active?: boolean } | undefined>; initialBitrate?: { video?: number; audio?: number } };
+    cmcd?: { enabled?: boolean; mode?: string; enabledKeys?: string[] };
+  };
+}
+
+/** dash.js 5 event names the adapter listens to (MediaPlayerEvents). */
+export const DASH_EVENTS = {
+  manifestLoaded: 'manifestLoaded',
+  playbackPlaying: 'playbackPlaying',
+  playbackSeeking: 'playbackSeeking',
+  bufferEmpty: 'bufferStalled',
+} as const;
+
+/** dash.js's HTTPRequest.MEDIA_SEGMENT_TYPE. */
+export const MEDIA_SEGMENT_TYPE = 'MediaSegment';
+
+/** Every built-in quality and abandon rule of dash.js 5: each would fight the pace (abandon aborts paced downloads as "too slow"). */
+export const DASH_BUILT_IN_RULES = [
+  'throughputRule',
+  'bolaRule',
+  'insufficientBufferRule',
+  'switchHistoryRule',
+  'droppedFramesRule',
+  'abandonRequestsRule',
+  'l2ARule',
+  'loLPRule',
+] as const;

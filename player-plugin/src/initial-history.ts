@@ -1,0 +1,77 @@
+import { appendBounded, harmonicMeanKbps } from './policy/throughput.js';
+
+/** Where initial-phase throughput samples persist between sessions. */
+export interface InitialThroughputStore {
+  load(): number[];
+  save(samplesKbps: readonly number[]): void;
+}
+
+export const INITIAL_HISTORY_KEY = 'sammy:initial-throughput-kbps';
+/** Samples kept: enough for a stable estimate, few enough to follow a device that moves. */
+export const INITIAL_HISTORY_LIMIT = 20;
+
+export function memoryStore(initial: readonly number[] = []): InitialThroughputStore {
+  let samples = [...initial];
+  return {
+    load: () => [...samples],
+    save: (s) => {
+      samples = [...s];
+    },
+  };
+}
+
+/** localStorage where the page has it (and it works: private modes may throw), memory otherwise. */
+export function defaultStore(): InitialThroughputStore {
+  const storage = (globalThis as { localStorage?: Storage }).localStorage;
+  try {
+    if (!storage) return memoryStore();
+    const probe = `${INITIAL_HISTORY_KEY}:probe`;
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+  } catch {
+    return memoryStore();
+  }
+  return {
+    load() {
+      try {
+        const parsed: unknown = JSON.parse(storage.getItem(INITIAL_HISTORY_KEY) ?? '[]');
+        return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n > 0 && Number.isFinite(n)) : [];
+      } catch {
+        return [];
+      }
+    },
+    save(samples) {
+      try {
+        storage.setItem(INITIAL_HISTORY_KEY, JSON.stringify(samples));
+      } catch {
+        // Quota or privacy mode: the history is an optimisation, playback goes on without it.
+      }
+    },
+  };
+}
+
+/** The initial-phase history: bounded, persisted, never fed paced samples. */
+export class InitialThroughputHistory {
+  private samples: number[];
+
+  constructor(
+    private readonly store: InitialThroughputStore = defaultStore(),
+    private readonly limit: number = INITIAL_HISTORY_LIMIT,
+  ) {
+    this.samples = store.load().slice(-limit);
+  }
+
+  /** Records an unpaced initial-phase sample, kbps. */
+  add(kbps: number): void {
+    this.samples = appendBounded(this.samples, kbps, this.limit);
+    this.store.save(this.samples);
+  }
+
+  estimateKbps(): number | undefined {
+    return harmonicMeanKbps(this.samples);
+  }
+
+  get size(): number {
+    return this.samples.length;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Pacing-aware bitrate choice (paper, Section 4.2): a throughput rule with safety factor β and
+ * look-ahead D. With throughput estimate x and buffer B0, the buffer after D seconds of
+ * bitrate r is B0 + D − D·r/(βx); the rule picks the highest r keeping it above zero:
+ *   r ≤ β·x·(1 + B0/D).
+ * So it needs only to know whether x clears that line, not how far: pacing can cut x to just
+ * above it without changing a single choice.
+ */
+
+export interface BitrateChoiceInput {
+  /** Bitrates of the ladder, kbps, any order. */
+  bitratesKbps: readonly number[];
+  /** Throughput estimate, kbps; undefined before any sample. */
+  throughputKbps: number | undefined;
+  bufferLevelSeconds: number;
+  beta: number;
+  lookaheadSeconds: number;
+}
+
+/** Highest bitrate the rule allows at this throughput and buffer: β·x·(1 + B0/D). */
+export function sustainableBitrateKbps(throughputKbps: number, bufferLevelSeconds: number, beta: number, lookaheadSeconds: number): number {
+  const b0 = Math.max(0, bufferLevelSeconds);
+  return beta * throughputKbps * (1 + b0 / lookaheadSeconds);
+}
+
+/** Eq. 1: the least throughput estimate with which the rule picks bitrate r. */
+export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: number, beta: number, lookaheadSeconds: number): number {
+  const b0 = Math.max(0, bufferLevelSeconds);
+  return bitrateKbps / beta / (1 + b0 / lookaheadSeconds);
+}
+
+/** Picks a bitrate from the ladder; the lowest when no estimate exists or none fits. */
+export function selectBitrateKbps(input: BitrateChoiceInput): number {
+  const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
+  const lowest = ladder[0];
+  if (lowest === undefined) throw new RangeError('Sammy: the ladder has no bitrate');
+  const x = input.throughputKbps;
+  if (x === undefined || !Number.isFinite(x) || x <= 0) return lowest;
+  const limit = sustainableBitrateKbps(x, input.bufferLevelSeconds, input.beta, input.lookaheadSeconds);
+  let chosen = lowest;
+  for (const r of ladder) if (r <= limit) chosen = r;
+  return chosen;
+}

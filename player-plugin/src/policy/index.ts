@@ -1,0 +1,7 @@
+/** The pure algorithm: plain functions of numbers, no dash.js, no browser. */
+export * from './parameters.js';
+export * from './pace-rate.js';
+export * from './bitrate.js';
+export * from './throughput.js';
+export * from './phase.js';
+export * from './decide.js';
