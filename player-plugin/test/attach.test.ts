@@ -152,12 +152,17 @@ describe('attach(player)', () => {
     const respond = async (req: CommonMediaRequestLike, bytes: number, ms: number) =>
       onResponse!({ request: req, status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 1000, responseEnd: 1000 + ms } } as CommonMediaResponseLike);
     await respond(await intercept!(mediaRequest()), 1_000_000, 400); // 20 Mbps, unpaced, initial
+    await respond(await intercept!(mediaRequest('audio')), 64_000, 200); // audio: latency-bound, kept out
     c.player.trigger('playbackPlaying' as never, {}, {});
     await respond(await intercept!(mediaRequest()), 1_000_000, 800); // 10 Mbps, paced
-    expect(c.samples.map((s) => [s.phase, s.throughputKbps, s.paceRateKbps])).toEqual([
-      ['initial', 20_000, undefined],
-      ['playing', 10_000, 18_600],
+    expect(c.samples.map((s) => [s.mediaType, s.phase, s.throughputKbps, s.paceRateKbps])).toEqual([
+      ['video', 'initial', 20_000, undefined],
+      ['audio', 'initial', 2_560, undefined],
+      ['video', 'playing', 10_000, 18_600],
     ]);
+    // The video estimate ignores the slow audio sample: harmonic mean of 20 000 and 10 000.
+    await intercept!(mediaRequest());
+    expect(c.decisions.at(-1)!.throughputKbps).toBeCloseTo(13_333, 0);
     expect(store.load()).toEqual([20_000]);
     // The next session's first pick follows that history: β × 20 000.
     expect(setup({ initialHistory: store }).player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(14_000);

@@ -94,7 +94,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   let enabled = options.enabled ?? true;
   let cmcdMode: CmcdMode = options.cmcdMode ?? 'query';
   let phase: Phase = 'initial';
-  let sessionSamplesKbps: number[] = [];
+  // Per media type: small audio segments measure mostly latency and would drag a shared estimate down.
+  let sessionSamplesKbps: Record<MediaKind, number[]> = { video: [], audio: [] };
   const history = new InitialThroughputHistory(options.initialHistory);
   const events = new Emitter<SammyEvents>();
   const inFlight = new WeakMap<object, InFlight>();
@@ -135,8 +136,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     return (longForm ? buffer.bufferTimeAtTopQualityLongForm : buffer.bufferTimeAtTopQuality) ?? 30;
   }
 
-  function throughputEstimate(): number | undefined {
-    return phase === 'initial' ? history.estimateKbps() : harmonicMeanKbps(sessionSamplesKbps);
+  function throughputEstimate(mediaType: MediaKind): number | undefined {
+    return phase === 'initial' ? history.estimateKbps() : harmonicMeanKbps(sessionSamplesKbps[mediaType]);
   }
 
   /**
@@ -161,7 +162,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       phase,
       bitratesKbps: ladderKbps,
       bufferLevelSeconds: bufferLevel(mediaType),
-      sessionThroughputKbps: harmonicMeanKbps(sessionSamplesKbps),
+      sessionThroughputKbps: harmonicMeanKbps(sessionSamplesKbps[mediaType]),
       initialThroughputKbps: history.estimateKbps(),
       parameters,
     });
@@ -210,7 +211,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
           phase,
           enabled,
           bufferLevelSeconds: bufferLevel(mediaType),
-          throughputKbps: throughputEstimate(),
+          throughputKbps: throughputEstimate(mediaType),
           bitrateKbps,
           topBitrateKbps: topBitrateKbps('video'),
           paceRateKbps: rtp,
@@ -235,8 +236,9 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     const end = response.resourceTiming?.responseEnd ?? Date.now();
     const durationMs = Math.max(1, end - (response.resourceTiming?.startTime ?? sent.sentAt));
     const throughputKbps = chunkThroughputKbps({ bytes, durationMs });
-    sessionSamplesKbps = appendBounded(sessionSamplesKbps, throughputKbps, SESSION_SAMPLE_LIMIT);
-    if (sent.phase === 'initial' && sent.paceRateKbps === undefined) {
+    sessionSamplesKbps[sent.mediaType] = appendBounded(sessionSamplesKbps[sent.mediaType], throughputKbps, SESSION_SAMPLE_LIMIT);
+    // The history keeps video only: it is what the first picks of the next session need.
+    if (sent.phase === 'initial' && sent.paceRateKbps === undefined && sent.mediaType === 'video') {
       history.add(throughputKbps);
       if (enabled) applySettings();
     }
@@ -252,7 +254,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     }
   }
   const onManifestLoaded = () => {
-    sessionSamplesKbps = [];
+    sessionSamplesKbps = { video: [], audio: [] };
     onPlaybackEvent('load');
   };
   const onPlaying = () => onPlaybackEvent('playing');
