@@ -240,7 +240,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     // The history keeps video only: it is what the first picks of the next session need.
     if (sent.phase === 'initial' && sent.paceRateKbps === undefined && sent.mediaType === 'video') {
       history.add(throughputKbps);
-      if (enabled) applySettings();
+      // Only the initial-bitrate setting: touching the rule settings makes dash.js rebuild its rule list.
+      if (enabled) player.updateSettings({ streaming: { abr: { initialBitrate: { video: initialBitrateSetting() } } } });
     }
     events.emit('sample', { time: end, mediaType: sent.mediaType, url: sent.url, bytes, durationMs, throughputKbps, phase: sent.phase, paceRateKbps: sent.paceRateKbps, bitrateKbps: sent.bitrateKbps });
     return response;
