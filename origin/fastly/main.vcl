@@ -1,0 +1,340 @@
+# Sammy edge: paces each client connection at the rate the player asks for (CMCD `rtp`).
+#
+# Units: CMCD `rtp` is kbps; `client.socket.pace` is KB/s (8 kbps), floor 128.
+# Server-Timing names and units are those of @sammy/protocol (SERVER_TIMING_METRICS); the
+# Vitest test origin/test/fastly-vcl.test.ts holds this file to them and to the constants below.
+#
+# The backend is not declared here: deploy.ts creates it in the service configuration
+# (name `sammy_origin`), Fastly renders it into the generated VCL and `#FASTLY recv` selects it.
+# Declaring it here as well would collide with that declaration.
+#
+# Internal request headers (set only here; client-sent copies are removed first):
+#   Sammy-CMCD         the decoded CMCD query payload, kept for logging (the URL loses it)
+#   Sammy-Rtp-Source   "query" or "header": where the rtp was read from
+#   Sammy-Rtp          the requested rtp, kbps, as sent (leading zeros removed)
+#   Sammy-Rtp-Kbps     the requested rtp as an integer, kbps (fractions rounded up)
+#   Sammy-Pace-KBps    the pace to apply, KB/s; "0" = unpaced
+#   Sammy-CC           the congestion control to apply (allow-listed)
+# falco's simulator reads client.socket.pace as a constant 0, so tests assert on Sammy-Pace-KBps.
+
+# Pacing constants. `max_pace_kbps` is the deploy-time knob (edit it here); the others mirror
+# @sammy/protocol and must not change on their own.
+table sammy_pacing INTEGER {
+  # Fastly's floor for client.socket.pace, KB/s (protocol: FASTLY_MIN_PACE).
+  "fastly_min_pace": 128,
+  # kbps in one client.socket.pace unit (protocol: KBPS_PER_FASTLY_PACE_UNIT).
+  "kbps_per_pace_unit": 8,
+  # Highest pace applied, kbps; a higher rtp is lowered to it (protocol default: DEFAULT_MAX_PACE_KBPS).
+  "max_pace_kbps": 1000000,
+  # Longest CMCD payload read, bytes (as the Express origin); longer ones are ignored.
+  "max_cmcd_payload_bytes": 4096,
+  # 1: honour the Sammy-Congestion-Control request header (allow-listed below); 0: ignore it.
+  "congestion_control_enabled": 1,
+}
+
+# Congestion controls a client may pick (protocol: CONGESTION_CONTROLS); Fastly offers these three.
+table sammy_congestion_controls {
+  "cubic": "cubic",
+  "reno": "reno",
+  "bbr": "bbr",
+}
+
+# Finds the request's rtp. Precedence (same as the Express origin, origin/src/rtp.ts):
+# a CMCD query parameter that carries an `rtp` key decides, even when that value is malformed;
+# only when the query carries no rtp is the CMCD-Status header read. Malformed values are
+# ignored (the request is then unpaced). Keys are case-sensitive (CTA-5004), so `RTP=` is not rtp.
+# @scope: recv
+sub sammy_read_rtp {
+  declare local var.payload STRING;
+  declare local var.raw_length INTEGER;
+  declare local var.value STRING;
+  declare local var.digits STRING;
+  declare local var.fraction STRING;
+  declare local var.kbps INTEGER;
+
+  if (req.url ~ "[?&]CMCD=([^&]*)") {
+    # Query mode: one URL-encoded parameter, e.g. CMCD=bl%3D21300%2Cbr%3D3200%2Crtp%3D15000.
+    set req.http.Sammy-CMCD = urldecode(re.group.1);
+    if (req.url ~ "[?&]CMCD=.*&CMCD=") {
+      # Two CMCD parameters are ambiguous: ignore both rather than guess.
+      set req.http.Sammy-Rtp-Source = "query";
+      return;
+    }
+    set var.raw_length = std.strlen(req.http.Sammy-CMCD);
+    # Quoted string values (e.g. cid="a,rtp=1") may hold commas and look-alike keys: blank them.
+    set var.payload = regsuball(req.http.Sammy-CMCD, {""[^"]*""}, {""""});
+    if (var.payload ~ "(^|,)\s*rtp=") {
+      set req.http.Sammy-Rtp-Source = "query";
+    }
+  }
+  if (!req.http.Sammy-Rtp-Source && req.http.CMCD-Status) {
+    # Header mode: rtp travels in CMCD-Status (CTA-5004), e.g. `CMCD-Status: rtp=15000`.
+    set var.raw_length = std.strlen(req.http.CMCD-Status);
+    set var.payload = regsuball(req.http.CMCD-Status, {""[^"]*""}, {""""});
+    if (var.payload ~ "(^|,)\s*rtp=") {
+      set req.http.Sammy-Rtp-Source = "header";
+    }
+  }
+  if (!req.http.Sammy-Rtp-Source) {
+    return;
+  }
+  if (var.raw_length > table.lookup_integer(sammy_pacing, "max_cmcd_payload_bytes", 4096)) {
+    return;
+  }
+  if (var.payload !~ "(?:^|,)\s*rtp=([^,]*)") {
+    return;
+  }
+  set var.value = re.group.1;
+  # An integer (fractions tolerated, as by the Express origin); anything else is malformed.
+  if (var.value !~ "^\s*([0-9]+)(\.[0-9]*)?\s*$") {
+    return;
+  }
+  set var.digits = re.group.1;
+  set var.fraction = re.group.2;
+  set var.digits = regsub(var.digits, "^0+([0-9])", "\1");
+  if (std.strlen(var.digits) > 9) {
+    # Too long for an exact integer here, and far above any sane maximum: clamped below.
+    set var.kbps = 999999999;
+  } else {
+    set var.kbps = std.atoi(var.digits);
+  }
+  if (var.fraction ~ "[1-9]") {
+    # Round a fraction up: the pace is a ceiling and must not undercut the request.
+    set var.kbps += 1;
+  }
+  if (var.kbps <= 0) {
+    return;
+  }
+  set req.http.Sammy-Rtp = var.digits var.fraction;
+  set req.http.Sammy-Rtp-Kbps = var.kbps;
+}
+
+# Turns the rtp into the pace for this request, in KB/s. No rtp means unpaced ("0"): on a
+# kept-alive or HTTP/2 connection an earlier request's pace must not stick to this one.
+# On HTTP/2 the pace covers the whole connection; the player sends the same session-wide rtp on
+# every audio and video request, so whichever request set it last suits the others too.
+# @scope: recv
+sub sammy_compute_pace {
+  declare local var.kbps INTEGER;
+  declare local var.min_kbps INTEGER;
+  declare local var.max_kbps INTEGER;
+  declare local var.unit INTEGER;
+  declare local var.pace INTEGER;
+
+  if (!req.http.Sammy-Rtp-Kbps) {
+    set req.http.Sammy-Pace-KBps = "0";
+    return;
+  }
+  set var.unit = table.lookup_integer(sammy_pacing, "kbps_per_pace_unit", 8);
+  set var.min_kbps = table.lookup_integer(sammy_pacing, "fastly_min_pace", 128);
+  set var.min_kbps *= var.unit;
+  set var.max_kbps = table.lookup_integer(sammy_pacing, "max_pace_kbps", 1000000);
+
+  set var.kbps = std.atoi(req.http.Sammy-Rtp-Kbps);
+  if (var.kbps < var.min_kbps) {
+    set var.kbps = var.min_kbps;
+  }
+  if (var.kbps > var.max_kbps) {
+    set var.kbps = var.max_kbps;
+  }
+  # kbps to KB/s, rounded up for the same reason as above.
+  set var.pace = var.kbps;
+  set var.pace += var.unit;
+  set var.pace -= 1;
+  set var.pace /= var.unit;
+  set req.http.Sammy-Pace-KBps = var.pace;
+}
+
+# Optional congestion control from the Sammy-Congestion-Control header (experiments pin it).
+# @scope: recv
+sub sammy_choose_congestion_control {
+  declare local var.cc STRING;
+
+  if (!req.http.Sammy-Congestion-Control
+      || table.lookup_integer(sammy_pacing, "congestion_control_enabled", 0) != 1) {
+    return;
+  }
+  set var.cc = table.lookup(sammy_congestion_controls, std.tolower(req.http.Sammy-Congestion-Control), "");
+  if (var.cc != "") {
+    set req.http.Sammy-CC = var.cc;
+  }
+}
+
+# @scope: recv
+sub sammy_recv {
+  # These headers are ours: a client must not choose its own pace by sending them.
+  unset req.http.Sammy-CMCD;
+  unset req.http.Sammy-Rtp-Source;
+  unset req.http.Sammy-Rtp;
+  unset req.http.Sammy-Rtp-Kbps;
+  unset req.http.Sammy-Pace-KBps;
+  unset req.http.Sammy-CC;
+
+  call sammy_read_rtp;
+  call sammy_compute_pace;
+  call sammy_choose_congestion_control;
+
+  # The CMCD parameter changes on every request: left in the URL, it would make every lookup a
+  # cache miss. req.url is both the cache key (vcl_hash) and the backend URL (bereq.url).
+  if (req.url ~ "[?&]CMCD(=|&|$)") {
+    set req.url = querystring.filter(req.url, "CMCD");
+  }
+}
+
+# CMCD describes the client's request, not the cache fill: keep it (and our headers) away from
+# the backend, so a pacing origin such as the Express one does not pace the edge's fetch.
+# @scope: miss, pass
+sub sammy_clean_bereq {
+  unset bereq.http.CMCD-Request;
+  unset bereq.http.CMCD-Object;
+  unset bereq.http.CMCD-Status;
+  unset bereq.http.CMCD-Session;
+  unset bereq.http.Sammy-Congestion-Control;
+  unset bereq.http.Sammy-CMCD;
+  unset bereq.http.Sammy-Rtp-Source;
+  unset bereq.http.Sammy-Rtp;
+  unset bereq.http.Sammy-Rtp-Kbps;
+  unset bereq.http.Sammy-Pace-KBps;
+  unset bereq.http.Sammy-CC;
+}
+
+# Applies the computed pace (and congestion control) to the client socket. Runs for every
+# response, synthetic ones included, so every request sets the connection's pace.
+# @scope: deliver
+sub sammy_apply_socket {
+  set client.socket.pace = std.atoi(req.http.Sammy-Pace-KBps);
+  if (req.http.Sammy-CC) {
+    set client.socket.congestion_algorithm = req.http.Sammy-CC;
+  }
+}
+
+# @scope: deliver
+sub sammy_cors {
+  set resp.http.Access-Control-Allow-Origin = "*";
+  set resp.http.Access-Control-Expose-Headers = "Server-Timing, Sammy-Fastly-Socket";
+  # Lets a page on another origin read Server-Timing through the Resource Timing API.
+  set resp.http.Timing-Allow-Origin = "*";
+}
+
+# Server-Timing under @sammy/protocol's names, so the demo page graphs the edge like the origin.
+# Units: rtp and pace kbps; rtt ms; delivery and pacing rates kbps (TCP_INFO gives bytes/s and us).
+# @scope: deliver
+sub sammy_server_timing {
+  declare local var.st STRING;
+  declare local var.kbps INTEGER;
+  declare local var.f FLOAT;
+
+  set var.st = "";
+  if (req.http.Sammy-Rtp) {
+    set var.st = "sammy-rtp;dur=" req.http.Sammy-Rtp ", ";
+  }
+  set var.kbps = std.atoi(req.http.Sammy-Pace-KBps);
+  set var.kbps *= table.lookup_integer(sammy_pacing, "kbps_per_pace_unit", 8);
+  if (var.kbps > 0) {
+    set var.st = var.st "sammy-pace;dur=" var.kbps ";desc=fastly";
+  } else {
+    set var.st = var.st "sammy-pace;dur=0;desc=none";
+  }
+  # Read back rather than echo Sammy-CC: the kernel may not have honoured the choice.
+  if (client.socket.congestion_algorithm ~ "^[A-Za-z0-9_-]+$") {
+    set var.st = var.st ", sammy-cc;desc=" client.socket.congestion_algorithm;
+  }
+  set var.f = client.socket.tcpi_rtt;
+  set var.f /= 1000;
+  set var.st = var.st ", sammy-rtt;dur=" var.f;
+  set var.f = client.socket.tcpi_min_rtt;
+  set var.f /= 1000;
+  set var.st = var.st ", sammy-minrtt;dur=" var.f;
+  set var.f = client.socket.tcpi_delivery_rate;
+  set var.f *= 8;
+  set var.f /= 1000;
+  set var.st = var.st ", sammy-delivery;dur=" var.f;
+  set var.st = var.st ", sammy-retrans;dur=" client.socket.tcpi_total_retrans;
+  set var.f = client.socket.tcpi_pacing_rate;
+  set var.f *= 8;
+  set var.f /= 1000;
+  set var.st = var.st ", sammy-pacing;dur=" var.f;
+  set resp.http.Server-Timing = var.st;
+
+  # What Fastly actually holds for the socket, for checking a deployment: the pace read back
+  # (KB/s) and the kernel's cap (bytes/s, -1 = none). See README "Check that pacing is active".
+  set resp.http.Sammy-Fastly-Socket = "pace=" client.socket.pace ", max_pacing_rate=" client.socket.tcpi_max_pacing_rate;
+}
+
+sub vcl_recv {
+#FASTLY recv
+  # On a restart the URL has already lost its CMCD parameter; the headers computed the first
+  # time survive the restart.
+  if (req.restarts == 0) {
+    call sammy_recv;
+  }
+
+  # CORS preflight (header mode sends CMCD-* headers, which need one): answered at the edge.
+  if (req.method == "OPTIONS" && req.http.Origin && req.http.Access-Control-Request-Method) {
+    error 604 "Preflight";
+  }
+
+  if (req.method != "HEAD" && req.method != "GET" && req.method != "FASTLYPURGE") {
+    return(pass);
+  }
+  return(lookup);
+}
+
+sub vcl_hash {
+  # Default key; req.url has no CMCD parameter by now (see sammy_recv).
+  set req.hash += req.url;
+  set req.hash += req.http.host;
+#FASTLY hash
+  return(hash);
+}
+
+sub vcl_miss {
+#FASTLY miss
+  call sammy_clean_bereq;
+  return(fetch);
+}
+
+sub vcl_pass {
+#FASTLY pass
+  call sammy_clean_bereq;
+  return(pass);
+}
+
+sub vcl_fetch {
+#FASTLY fetch
+  # The backend's Server-Timing describes the edge's fetch, not the client's connection, and
+  # would be cached with the object: the edge writes its own in vcl_deliver.
+  unset beresp.http.Server-Timing;
+  return(deliver);
+}
+
+sub vcl_hit {
+#FASTLY hit
+  return(deliver);
+}
+
+sub vcl_error {
+#FASTLY error
+  if (obj.status == 604) {
+    set obj.status = 204;
+    set obj.response = "No Content";
+    set obj.http.Access-Control-Allow-Methods = "GET, HEAD, OPTIONS";
+    set obj.http.Access-Control-Allow-Headers = "CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Sammy-Congestion-Control, Range";
+    set obj.http.Access-Control-Max-Age = "86400";
+    synthetic "";
+    return(deliver);
+  }
+}
+
+sub vcl_deliver {
+#FASTLY deliver
+  call sammy_apply_socket;
+  call sammy_cors;
+  call sammy_server_timing;
+  return(deliver);
+}
+
+sub vcl_log {
+#FASTLY log
+  # Logging endpoints can record req.http.Sammy-CMCD, Sammy-Rtp and Sammy-Pace-KBps.
+}

@@ -1,0 +1,513 @@
+# falco unit tests for main.vcl: `falco test -I tests main.vcl` (run by origin/test/fastly-vcl.test.ts).
+# falco's simulator reads client.socket.pace as 0, so the pace is asserted on the header
+# main.vcl computes it into, Sammy-Pace-KBps (KB/s, "0" = unpaced).
+# Reference figures: rtp 15000 kbps = 1875 KB/s; floor 128 KB/s = 1024 kbps; max 1000000 kbps = 125000 KB/s.
+
+# Overrides merged into main.vcl's sammy_pacing table by single tests (falco's
+# testing.table_set only takes STRING values; the table is INTEGER).
+table test_low_max_pace INTEGER {
+  "max_pace_kbps": 8000,
+}
+table test_small_payload_limit INTEGER {
+  "max_cmcd_payload_bytes": 32,
+}
+table test_congestion_control_off INTEGER {
+  "congestion_control_enabled": 0,
+}
+
+# ---- where the rtp comes from -------------------------------------------------------------
+
+// @scope: recv
+// @suite: query mode: rtp from the URL-encoded CMCD parameter, converted to KB/s
+sub test_query_mode {
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3D21300%2Cbr%3D3200%2Crtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "query");
+  assert.equal(req.http.Sammy-Rtp, "15000");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: header mode: rtp from CMCD-Status
+sub test_header_mode {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Request = "bl=21300";
+  set req.http.CMCD-Status = "rtp=15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "header");
+  assert.equal(req.http.Sammy-Rtp, "15000");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: header mode: rtp among other CMCD-Status keys
+sub test_header_mode_other_keys {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Status = "bs,rtp=8000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "1000");
+}
+
+// @scope: recv
+// @suite: both modes: the query parameter's rtp wins over CMCD-Status
+sub test_both_query_wins {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+  set req.http.CMCD-Status = "rtp=8000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "query");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: both modes: a query CMCD without rtp defers to CMCD-Status
+sub test_both_query_without_rtp {
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3D21300%2Cbr%3D3200";
+  set req.http.CMCD-Status = "rtp=8000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "header");
+  assert.equal(req.http.Sammy-Pace-KBps, "1000");
+}
+
+// @scope: recv
+// @suite: both modes: an rtp look-alike inside a quoted query value defers to CMCD-Status
+sub test_both_quoted_lookalike {
+  set req.url = "/media/video/seg-7.m4s?CMCD=sid%3D%22x%2Crtp%3D1%22";
+  set req.http.CMCD-Status = "rtp=8000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "header");
+  assert.equal(req.http.Sammy-Pace-KBps, "1000");
+}
+
+// @scope: recv
+// @suite: both modes: a malformed query rtp decides (unpaced), the header is not consulted
+sub test_both_query_malformed {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3Dfast";
+  set req.http.CMCD-Status = "rtp=8000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "query");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: neither: no CMCD at all leaves the request unpaced
+sub test_neither {
+  set req.url = "/media/manifest.mpd";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp-Source);
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: neither: CMCD without rtp (manifest, init segment, before playback) is unpaced
+sub test_cmcd_without_rtp {
+  set req.url = "/media/video/init.mp4?CMCD=ot%3Di%2Csid%3D%226e2f%22";
+  set req.http.CMCD-Request = "su";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.url, "/media/video/init.mp4");
+}
+
+# ---- malformed values: ignored, request unpaced ----------------------------------------------
+
+// @scope: recv
+// @suite: malformed: non-numeric rtp
+sub test_malformed_text {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3Dabc";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: malformed: negative rtp
+sub test_malformed_negative {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Status = "rtp=-15000";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: malformed: zero rtp
+sub test_malformed_zero {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D0";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: malformed: empty rtp value
+sub test_malformed_empty {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D%2Cbl%3D200";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: malformed: number followed by junk, exponent notation
+sub test_malformed_junk {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Status = "rtp=15000kbps";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+
+  set req.http.CMCD-Status = "rtp=1e5";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: malformed: two CMCD query parameters are ambiguous, both ignored and stripped
+sub test_malformed_two_params {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000&CMCD=rtp%3D900";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.url, "/media/video/seg-7.m4s");
+}
+
+// @scope: recv
+// @suite: malformed: a payload longer than max_cmcd_payload_bytes is not parsed
+sub test_malformed_too_long {
+  testing.table_merge(sammy_pacing, test_small_payload_limit);
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3D21300%2Cbr%3D3200%2Csid%3D%226e2f-long%22%2Crtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  # Still stripped from the cache key.
+  assert.equal(req.url, "/media/video/seg-7.m4s");
+
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: malformed: a key merely ending in rtp is not rtp
+sub test_malformed_other_key {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Status = "xrtp=15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+# ---- clamping ------------------------------------------------------------------------------
+
+// @scope: recv
+// @suite: below the floor: raised to Fastly's minimum of 128 KB/s
+sub test_below_floor {
+  set req.url = "/media/audio/seg-7.m4s?CMCD=rtp%3D500";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp, "500");
+  assert.equal(req.http.Sammy-Pace-KBps, "128");
+
+  set req.url = "/media/audio/seg-8.m4s?CMCD=rtp%3D1";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "128");
+}
+
+// @scope: recv
+// @suite: at the floor: 1024 kbps is exactly 128 KB/s, 1100 kbps rounds up to 138
+sub test_at_floor {
+  set req.url = "/media/audio/seg-7.m4s?CMCD=rtp%3D1024";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "128");
+
+  set req.url = "/media/audio/seg-7.m4s?CMCD=rtp%3D1100";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "138");
+}
+
+// @scope: recv
+// @suite: absurdly large: lowered to the configured maximum (1000000 kbps = 125000 KB/s)
+sub test_absurdly_large {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D99999999999999999999999";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp, "99999999999999999999999");
+  assert.equal(req.http.Sammy-Pace-KBps, "125000");
+
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D2000000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "125000");
+}
+
+// @scope: recv
+// @suite: configurable maximum: a lower max_pace_kbps in the table caps the pace
+sub test_configured_maximum {
+  testing.table_merge(sammy_pacing, test_low_max_pace);
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp, "15000");
+  assert.equal(req.http.Sammy-Pace-KBps, "1000");
+}
+
+// @scope: recv
+// @suite: fractional rtp is tolerated and rounded up; leading zeros are ignored
+sub test_fraction_and_leading_zeros {
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000.5";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp, "15000.5");
+  assert.equal(req.http.Sammy-Pace-KBps, "1876");
+
+  set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D0015000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp, "15000");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+# ---- encodings and letter case --------------------------------------------------------------
+
+// @scope: recv
+// @suite: percent-encoding: lower-case hex digits decode the same
+sub test_percent_lowercase_hex {
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3d21300%2cbr%3d3200%2crtp%3d15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-CMCD, "bl=21300,br=3200,rtp=15000");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: percent-encoding: an unencoded payload (= and , left raw) is read too
+sub test_percent_unencoded {
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl=21300,rtp=15000&t=1";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  assert.equal(req.url, "/media/video/seg-7.m4s?t=1");
+}
+
+// @scope: recv
+// @suite: percent-encoding: an encoded ",rtp=" inside a quoted value is not the rtp key
+sub test_percent_quoted_values {
+  set req.url = "/media/video/seg-7.m4s?CMCD=cid%3D%22a%2Crtp%3D1%22%2Crtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-CMCD, {"cid="a,rtp=1",rtp=15000"});
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: mixed case: header names are case-insensitive
+sub test_mixed_case_header_name {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.cmcd-status = "rtp=15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Rtp-Source, "header");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+}
+
+// @scope: recv
+// @suite: mixed case: CMCD keys are case-sensitive (CTA-5004), RTP= is not rtp
+sub test_mixed_case_key {
+  set req.url = "/media/video/seg-7.m4s?CMCD=RTP%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Rtp);
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.CMCD-Status = "Rtp=15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: mixed case: the parameter is named CMCD exactly (as the Express origin); cmcd= is an ordinary parameter
+sub test_mixed_case_param_name {
+  set req.url = "/media/video/seg-7.m4s?cmcd=rtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.url, "/media/video/seg-7.m4s?cmcd=rtp%3D15000");
+}
+
+# ---- the pace never sticks to a reused connection --------------------------------------------
+
+describe pace_reset_on_reused_connection {
+  // @scope: recv
+  sub test_first_request_paced {
+    set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  }
+
+  // @scope: recv
+  sub test_next_request_without_rtp_is_unpaced {
+    # Same interpreter (falco keeps state through a describe block): the next request on the
+    # connection carries no rtp and must go back to unpaced.
+    set req.url = "/media/manifest.mpd";
+    unset req.http.CMCD-Status;
+    testing.call_subroutine("vcl_recv");
+    assert.is_notset(req.http.Sammy-Rtp);
+    assert.equal(req.http.Sammy-Pace-KBps, "0");
+  }
+
+  // @scope: deliver
+  sub test_next_response_reports_unpaced {
+    testing.call_subroutine("vcl_deliver");
+    assert.contains(resp.http.Server-Timing, "sammy-pace;dur=0;desc=none");
+    assert.not_contains(resp.http.Server-Timing, "sammy-rtp");
+  }
+}
+
+// @scope: recv
+// @suite: pace reset: a client cannot set its own pace through the internal headers
+sub test_client_cannot_inject_pace {
+  set req.url = "/media/manifest.mpd";
+  set req.http.Sammy-Pace-KBps = "5";
+  set req.http.Sammy-Rtp-Kbps = "40";
+  set req.http.Sammy-CC = "reno";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.is_notset(req.http.Sammy-Rtp-Kbps);
+  assert.is_notset(req.http.Sammy-CC);
+}
+
+# ---- the CMCD parameter never reaches the cache key or the backend ---------------------------
+
+describe cache_key_stripping {
+  // @scope: recv
+  sub test_recv_strips_cmcd_keeps_others {
+    set req.url = "/media/video/seg-7.m4s?a=1&CMCD=bl%3D21300%2Crtp%3D15000&b=2";
+    set req.http.CMCD-Status = "rtp=8000";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.url, "/media/video/seg-7.m4s?a=1&b=2");
+    # Kept for logging.
+    assert.equal(req.http.Sammy-CMCD, "bl=21300,rtp=15000");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  }
+
+  // @scope: hash
+  sub test_hash_has_no_cmcd {
+    testing.call_subroutine("vcl_hash");
+    assert.contains(req.hash, "/media/video/seg-7.m4s?a=1&b=2");
+    assert.not_contains(req.hash, "CMCD");
+  }
+
+}
+
+# On Fastly bereq.url is req.url (tested above through the hash); falco does not derive bereq
+# from req when a subroutine is called alone, so the backend-request tests set bereq themselves.
+// @scope: miss
+// @suite: backend request on miss: CMCD headers and internal headers removed
+sub test_miss_cleans_bereq {
+  set bereq.http.CMCD-Status = "rtp=15000";
+  set bereq.http.CMCD-Object = "br=3200";
+  set bereq.http.CMCD-Session = {"sid="6e2f""};
+  set bereq.http.Sammy-Pace-KBps = "1875";
+  set bereq.http.Sammy-CMCD = "rtp=15000";
+  testing.call_subroutine("vcl_miss");
+  assert.is_notset(bereq.http.CMCD-Status);
+  assert.is_notset(bereq.http.CMCD-Object);
+  assert.is_notset(bereq.http.CMCD-Session);
+  assert.is_notset(bereq.http.Sammy-Pace-KBps);
+  assert.is_notset(bereq.http.Sammy-CMCD);
+}
+
+// @scope: recv
+// @suite: cache key: the same segment with different CMCD payloads gets one key
+sub test_same_key_for_different_payloads {
+  declare local var.first STRING;
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3D21300%2Crtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  set var.first = req.url;
+  set req.url = "/media/video/seg-7.m4s?CMCD=bl%3D4000%2Crtp%3D22000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.url, var.first);
+  assert.equal(req.url, "/media/video/seg-7.m4s");
+}
+
+// @scope: pass
+// @suite: backend request on pass: CMCD headers and internal headers removed
+sub test_pass_cleans_bereq {
+  set bereq.http.CMCD-Status = "rtp=15000";
+  set bereq.http.CMCD-Request = "bl=21300";
+  set bereq.http.Sammy-Congestion-Control = "bbr";
+  set bereq.http.Sammy-Rtp = "15000";
+  testing.call_subroutine("vcl_pass");
+  assert.is_notset(bereq.http.CMCD-Status);
+  assert.is_notset(bereq.http.CMCD-Request);
+  assert.is_notset(bereq.http.Sammy-Congestion-Control);
+  assert.is_notset(bereq.http.Sammy-Rtp);
+}
+
+// @scope: fetch
+// @suite: the backend's own Server-Timing is not cached with the object
+sub test_fetch_drops_backend_server_timing {
+  set beresp.http.Server-Timing = "sammy-pace;dur=0;desc=kernel";
+  testing.call_subroutine("vcl_fetch");
+  assert.is_notset(beresp.http.Server-Timing);
+}
+
+# ---- response headers ------------------------------------------------------------------------
+
+describe deliver_paced_response {
+  // @scope: recv
+  sub test_recv_paced {
+    set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+    set req.http.Sammy-Congestion-Control = "BBR";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.http.Sammy-CC, "bbr");
+  }
+
+  // @scope: deliver
+  sub test_deliver_server_timing_and_cors {
+    testing.call_subroutine("vcl_deliver");
+    assert.starts_with(resp.http.Server-Timing, "sammy-rtp;dur=15000, sammy-pace;dur=15000;desc=fastly");
+    assert.contains(resp.http.Server-Timing, "sammy-cc;desc=bbr");
+    assert.match(resp.http.Server-Timing, "sammy-rtt;dur=[0-9.]+");
+    assert.match(resp.http.Server-Timing, "sammy-minrtt;dur=[0-9.]+");
+    assert.match(resp.http.Server-Timing, "sammy-delivery;dur=[0-9.]+");
+    assert.match(resp.http.Server-Timing, "sammy-retrans;dur=[0-9]+");
+    assert.match(resp.http.Server-Timing, "sammy-pacing;dur=[0-9.]+");
+    assert.equal(resp.http.Access-Control-Allow-Origin, "*");
+    assert.equal(resp.http.Timing-Allow-Origin, "*");
+    assert.contains(resp.http.Access-Control-Expose-Headers, "Server-Timing");
+  }
+}
+
+// @scope: recv
+// @suite: congestion control: only cubic, reno and bbr are accepted
+sub test_congestion_control_allow_list {
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.Sammy-Congestion-Control = "vegas";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-CC);
+
+  set req.http.Sammy-Congestion-Control = "reno";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-CC, "reno");
+}
+
+// @scope: recv
+// @suite: congestion control: ignored when disabled in the table
+sub test_congestion_control_disabled {
+  testing.table_merge(sammy_pacing, test_congestion_control_off);
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.Sammy-Congestion-Control = "bbr";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-CC);
+}
+
+// @scope: recv
+// @suite: CORS preflight is answered at the edge
+sub test_preflight_recv {
+  set req.method = "OPTIONS";
+  set req.url = "/media/video/seg-7.m4s";
+  set req.http.Origin = "https://demo.example";
+  set req.http.Access-Control-Request-Method = "GET";
+  testing.call_subroutine("vcl_recv");
+  assert.error(604);
+}
+
+// @scope: error
+// @suite: CORS preflight response allows the CMCD and congestion-control headers
+sub test_preflight_error {
+  set obj.status = 604;
+  testing.call_subroutine("vcl_error");
+  assert.equal(obj.status, 204);
+  assert.contains(obj.http.Access-Control-Allow-Headers, "CMCD-Status");
+  assert.contains(obj.http.Access-Control-Allow-Headers, "Sammy-Congestion-Control");
+}
