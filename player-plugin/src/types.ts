@@ -41,3 +41,21 @@ export interface SammyDecision {
   /** The segment URL, without the CMCD query parameter. */
   url: string;
 }
+
+/** One finished media segment download, as the client measured it. */
+export interface SegmentSample {
+  /** `Date.now()` when the download finished. */
+  time: number;
+  mediaType: MediaKind;
+  /** The segment URL, without the CMCD query parameter. */
+  url: string;
+  bytes: number;
+  /** From request sent to last byte received, ms. */
+  durationMs: number;
+  /** Chunk throughput, kbps. */
+  throughputKbps: number;
+  phase: Phase;
+  /** The `rtp` the request carried, kbps; undefined = unpaced. */
+  paceRateKbps: number | undefined;
+  bitrateKbps: number;
+}

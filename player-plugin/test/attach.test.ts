@@ -100,15 +100,36 @@ describe('attach(player)', () => {
     expect(rtpOf(await intercept!(mediaRequest('video', 'MPD')))).toBeUndefined();
   });
 
-  it('goes back to the initial phase on a seek or a stall', async () => {
+  it('goes back to the initial phase on a seek or a stall, and out again when playback resumes', async () => {
     const [intercept] = ctx.requestInterceptors;
-    ctx.player.trigger('playbackPlaying' as never, {}, {});
-    ctx.player.trigger('playbackSeeking' as never, {}, {});
+    const trigger = (type: string, payload: object = {}) => ctx.player.trigger(type as never, payload, {});
+    trigger('playbackPlaying');
+    trigger('playbackSeeking');
     expect(ctx.sammy.phase).toBe('initial');
     expect(rtpOf(await intercept!(mediaRequest()))).toBeUndefined();
+    // While seeking, time updates are the seek's, not playback.
+    trigger('playbackTimeUpdated', { time: 30 });
+    trigger('playbackTimeUpdated', { time: 31 });
+    expect(ctx.sammy.phase).toBe('initial');
+    // A seek within the buffer brings no 'playing' event: advancing media time means playback resumed.
+    trigger('playbackSeeked');
+    trigger('playbackTimeUpdated', { time: 31 });
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackTimeUpdated', { time: 31.25 });
+    expect(ctx.sammy.phase).toBe('playing');
+    // A stall is the media element waiting for data; playing resumes it.
+    trigger('playbackWaiting');
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackTimeUpdated', { time: 31.25 });
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackPlaying');
+    expect(ctx.sammy.phase).toBe('playing');
+  });
+
+  it('ignores dash.js’s momentary empty-buffer report while the media keeps playing', () => {
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     ctx.player.trigger('bufferStalled' as never, { mediaType: 'video' }, {});
-    expect(ctx.sammy.phase).toBe('initial');
+    expect(ctx.sammy.phase).toBe('playing');
   });
 
   it('off: no rtp and dash.js’s rules back; on again: Sammy’s', async () => {

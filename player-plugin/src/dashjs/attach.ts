@@ -10,7 +10,7 @@ import { decideBitrate, decidePace } from '../policy/decide.js';
 import { resolveParameters } from '../policy/parameters.js';
 import { nextPhase, type PlaybackEvent } from '../policy/phase.js';
 import { appendBounded, chunkThroughputKbps, harmonicMeanKbps } from '../policy/throughput.js';
-import type { CmcdMode, MediaKind, Phase, SammyDecision, SammyParameters } from '../types.js';
+import type { CmcdMode, MediaKind, Phase, SammyDecision, SammyParameters, SegmentSample } from '../types.js';
 import { setRtpInHeaders, setRtpInUrl, urlWithoutCmcd } from './cmcd.js';
 import {
   DASH_BUILT_IN_RULES,
@@ -19,6 +19,7 @@ import {
   type CommonMediaRequestLike,
   type CommonMediaResponseLike,
   type FragmentRequestLike,
+  type PlayerEventLike,
   type PlayerLike,
 } from './player.js';
 import { createRuleFactory, isMediaKind, SAMMY_RULE_NAME } from './rule.js';
@@ -32,21 +33,6 @@ export interface SammyOptions extends Partial<SammyParameters> {
   maxBufferSeconds?: number;
   /** Where initial-phase throughput persists. Default: localStorage, or memory. */
   initialHistory?: InitialThroughputStore;
-}
-
-/** One finished media segment download, as the client measured it. */
-export interface SegmentSample {
-  time: number;
-  mediaType: MediaKind;
-  url: string;
-  bytes: number;
-  durationMs: number;
-  /** Chunk throughput, kbps. */
-  throughputKbps: number;
-  phase: Phase;
-  /** The `rtp` the request carried, kbps; undefined = unpaced. */
-  paceRateKbps: number | undefined;
-  bitrateKbps: number;
 }
 
 export interface SammyEvents extends Record<string, unknown> {
@@ -233,8 +219,9 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     const status = response.status ?? 0;
     const bytes = response.data instanceof ArrayBuffer ? response.data.byteLength : (response.resourceTiming?.encodedBodySize ?? 0);
     if (status < 200 || status > 299 || bytes <= 0) return response;
-    const end = response.resourceTiming?.responseEnd ?? Date.now();
-    const durationMs = Math.max(1, end - (response.resourceTiming?.startTime ?? sent.sentAt));
+    // Duration from dash.js's own timing of the load (both ends on one clock, whichever it uses).
+    const timing = response.resourceTiming;
+    const durationMs = Math.max(1, timing?.responseEnd !== undefined && timing.startTime !== undefined ? timing.responseEnd - timing.startTime : Date.now() - sent.sentAt);
     const throughputKbps = chunkThroughputKbps({ bytes, durationMs });
     sessionSamplesKbps[sent.mediaType] = appendBounded(sessionSamplesKbps[sent.mediaType], throughputKbps, SESSION_SAMPLE_LIMIT);
     // The history keeps video only: it is what the first picks of the next session need.
@@ -243,7 +230,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       // Only the initial-bitrate setting: touching the rule settings makes dash.js rebuild its rule list.
       if (enabled) player.updateSettings({ streaming: { abr: { initialBitrate: { video: initialBitrateSetting() } } } });
     }
-    events.emit('sample', { time: end, mediaType: sent.mediaType, url: sent.url, bytes, durationMs, throughputKbps, phase: sent.phase, paceRateKbps: sent.paceRateKbps, bitrateKbps: sent.bitrateKbps });
+    events.emit('sample', { time: Date.now(), mediaType: sent.mediaType, url: sent.url, bytes, durationMs, throughputKbps, phase: sent.phase, paceRateKbps: sent.paceRateKbps, bitrateKbps: sent.bitrateKbps });
     return response;
   };
 
@@ -254,23 +241,46 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       events.emit('phase', phase);
     }
   }
+  // Phases follow the media element, through dash.js's events: a stall is the element's
+  // `waiting` (dash.js can report an empty buffer for a moment while playback goes on), and
+  // playback has resumed when `playing` fires or, after a seek within the buffer where no
+  // `playing` comes, when the media time moves forward again.
+  let seeking = false;
+  let lastMediaTime = NaN;
   const onManifestLoaded = () => {
     sessionSamplesKbps = { video: [], audio: [] };
+    seeking = false;
+    lastMediaTime = NaN;
     onPlaybackEvent('load');
   };
   const onPlaying = () => onPlaybackEvent('playing');
-  const onSeeking = () => onPlaybackEvent('seeking');
-  const onBufferEmpty = (e: { mediaType?: string }) => {
-    if (isMediaKind(e.mediaType)) onPlaybackEvent('stalled');
+  const onSeeking = () => {
+    seeking = true;
+    onPlaybackEvent('seeking');
   };
+  const onSeeked = () => {
+    seeking = false;
+    lastMediaTime = NaN;
+  };
+  const onWaiting = () => onPlaybackEvent('stalled');
+  const onTimeUpdated = (e: PlayerEventLike) => {
+    const time = e.time ?? NaN;
+    if (phase === 'initial' && !seeking && time > lastMediaTime) onPlaybackEvent('playing');
+    lastMediaTime = time;
+  };
+  const listeners: Array<[string, (e: PlayerEventLike) => void]> = [
+    [DASH_EVENTS.manifestLoaded, onManifestLoaded],
+    [DASH_EVENTS.playbackPlaying, onPlaying],
+    [DASH_EVENTS.playbackSeeking, onSeeking],
+    [DASH_EVENTS.playbackSeeked, onSeeked],
+    [DASH_EVENTS.playbackWaiting, onWaiting],
+    [DASH_EVENTS.playbackTimeUpdated, onTimeUpdated],
+  ];
 
   player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
   player.addRequestInterceptor(requestInterceptor);
   player.addResponseInterceptor(responseInterceptor);
-  player.on(DASH_EVENTS.manifestLoaded, onManifestLoaded);
-  player.on(DASH_EVENTS.playbackPlaying, onPlaying);
-  player.on(DASH_EVENTS.playbackSeeking, onSeeking);
-  player.on(DASH_EVENTS.bufferEmpty, onBufferEmpty);
+  for (const [type, listener] of listeners) player.on(type, listener);
   applySettings();
 
   let attached = true;
@@ -307,10 +317,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       player.removeABRCustomRule(SAMMY_RULE_NAME);
       player.removeRequestInterceptor(requestInterceptor);
       player.removeResponseInterceptor(responseInterceptor);
-      player.off(DASH_EVENTS.manifestLoaded, onManifestLoaded);
-      player.off(DASH_EVENTS.playbackPlaying, onPlaying);
-      player.off(DASH_EVENTS.playbackSeeking, onSeeking);
-      player.off(DASH_EVENTS.bufferEmpty, onBufferEmpty);
+      for (const [type, listener] of listeners) player.off(type, listener);
       player.updateSettings({
         streaming: {
           abr: {

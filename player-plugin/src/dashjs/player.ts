@@ -25,6 +25,13 @@ export interface CommonMediaResponseLike {
 export type RequestInterceptorLike = (request: CommonMediaRequestLike) => Promise<CommonMediaRequestLike>;
 export type ResponseInterceptorLike = (response: CommonMediaResponseLike) => Promise<CommonMediaResponseLike>;
 
+/** Payload fields of the dash.js events the adapter reads. */
+export interface PlayerEventLike {
+  mediaType?: string;
+  /** playbackTimeUpdated: the media time, seconds. */
+  time?: number;
+}
+
 export interface PlayerLike {
   getSettings(): DashSettingsLike;
   updateSettings(settings: object): void;
@@ -34,8 +41,8 @@ export interface PlayerLike {
   removeRequestInterceptor(interceptor: RequestInterceptorLike): void;
   addResponseInterceptor(interceptor: ResponseInterceptorLike): void;
   removeResponseInterceptor(interceptor: ResponseInterceptorLike): void;
-  on(type: string, listener: (event: { mediaType?: string }) => void, scope?: object): void;
-  off(type: string, listener: (event: { mediaType?: string }) => void, scope?: object): void;
+  on(type: string, listener: (event: PlayerEventLike) => void, scope?: object): void;
+  off(type: string, listener: (event: PlayerEventLike) => void, scope?: object): void;
   getBufferLength(type: string): number;
   getRepresentationsByType(type: string): Array<{ bitrateInKbit?: number; bandwidth?: number }>;
   duration(): number;
@@ -54,7 +61,9 @@ export const DASH_EVENTS = {
   manifestLoaded: 'manifestLoaded',
   playbackPlaying: 'playbackPlaying',
   playbackSeeking: 'playbackSeeking',
-  bufferEmpty: 'bufferStalled',
+  playbackSeeked: 'playbackSeeked',
+  playbackWaiting: 'playbackWaiting',
+  playbackTimeUpdated: 'playbackTimeUpdated',
 } as const;
 
 /** dash.js's HTTPRequest.MEDIA_SEGMENT_TYPE. */
