@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { setRtpInUrl } from '../src/dashjs/cmcd.js';
+import { writeRtp } from '../src/dashjs/cmcd.js';
 import { DEFAULT_PARAMETERS, decideBitrate, decidePace, harmonicMeanKbps } from '../src/policy/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,13 +39,13 @@ const decision = (i: number) => {
   });
   return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, maxBufferSeconds: 30, topBitrateKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
 };
-const rewrite = (i: number) => setRtpInUrl(URL_WITH_CMCD, 15_000 + (i % 10) * 100);
+const rewrite = (i: number) => writeRtp({ url: URL_WITH_CMCD, headers: {} }, 15_000 + (i % 10) * 100, 'query');
 
 const decisionNs = medianNs(decision);
 const rewriteNs = medianNs(rewrite, 50_000);
 console.log('Sammy plugin benchmark');
 console.log(`  rule decision (bitrate + pace rate), median : ${(decisionNs / 1000).toFixed(2)} µs`);
-console.log(`  CMCD rewrite of one request URL, median     : ${(rewriteNs / 1000).toFixed(2)} µs`);
+console.log(`  CMCD rewrite of one request, median         : ${(rewriteNs / 1000).toFixed(2)} µs`);
 console.log(`  ratio rewrite / decision                    : ${(rewriteNs / decisionNs).toFixed(1)}×`);
 
 async function minifiedGzip(external: RegExp[]): Promise<{ min: number; gz: number }> {

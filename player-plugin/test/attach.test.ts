@@ -155,14 +155,15 @@ describe('attach(player)', () => {
     expect(ctx.sammy.parameters.c1).toBe(2.8);
   });
 
-  it('in header mode sends rtp in CMCD-Status', async () => {
+  it('in header mode sends the whole payload in CMCD-* headers, rtp in CMCD-Status, none in the URL', async () => {
     ctx.sammy.setCmcdMode('header');
-    expect(ctx.player.getSettings().streaming!.cmcd!.mode).toBe('header');
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     const [intercept] = ctx.requestInterceptors;
-    const req = await intercept!({ url: 'http://localhost/seg.m4s', headers: { 'CMCD-Object': 'br=3000,ot=v' }, customData: mediaRequest().customData! });
+    const req = await intercept!(mediaRequest());
+    expect(req.url).toBe('http://localhost/media/default/video/seg-3.m4s');
     expect(req.headers!['CMCD-Status']).toBe('rtp=18600');
-    expect(fromCmcdHeaders(req.headers!)).toMatchObject({ br: 3000, rtp: 18_600 });
+    expect(fromCmcdHeaders(req.headers!)).toMatchObject({ br: 3000, ot: 'v', rtp: 18_600 });
+    expect(() => ctx.sammy.setCmcdMode('json' as never)).toThrow(/cmcdMode/);
   });
 
   it('measures chunk throughput and keeps only unpaced initial-phase samples in the history', async () => {

@@ -1,6 +1,8 @@
 import { fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
 import { describe, expect, it } from 'vitest';
-import { setRtpInHeaders, setRtpInUrl, urlWithoutCmcd } from '../src/dashjs/cmcd.js';
+import { urlWithoutCmcd, writeRtp } from '../src/dashjs/cmcd.js';
+
+const setRtpInUrl = (url: string, rtp: number | undefined) => writeRtp({ url, headers: {} }, rtp, 'query').url;
 
 // What dash.js 5 writes for a video segment (CMCD v1), including its own rtp guess.
 const DASH_DATA = { bl: 21300, br: 3000, d: 4000, mtp: 25400, nor: 'seg-6.m4s', ot: 'v', rtp: 2000, sf: 'd', sid: 'abc-123', st: 'v', tb: 6000 } as const;
@@ -44,18 +46,32 @@ describe('rtp in query mode', () => {
 });
 
 describe('rtp in header mode', () => {
-  it('puts rtp in CMCD-Status and keeps the other shards and headers', () => {
-    const headers = { ...toCmcdHeaders(DASH_DATA as never, { version: 1 }), Range: 'bytes=0-99' };
-    const next = setRtpInHeaders(headers, 15_000);
-    expect(next['CMCD-Status']).toBe('rtp=15000');
-    expect(next.Range).toBe('bytes=0-99');
-    expect(fromCmcdHeaders(next)).toEqual({ ...DASH_DATA, rtp: 15_000 });
-    expect(validateCmcdRequest({ url: 'https://x/seg.m4s', headers: next } as never).valid).toBe(true);
+  it('moves dash.js’s query payload into CMCD-* headers with rtp in CMCD-Status, keeping other headers', () => {
+    const next = writeRtp({ url: dashUrl(), headers: { Range: 'bytes=0-99' } }, 15_000, 'header');
+    expect(next.url).toBe('https://cdn.example/media/seg-5.m4s?token=a%2Fb#t');
+    expect(next.headers['CMCD-Status']).toBe('rtp=15000');
+    expect(next.headers.Range).toBe('bytes=0-99');
+    expect(fromCmcdHeaders(next.headers)).toEqual({ ...DASH_DATA, rtp: 15_000 });
+    expect(validateCmcdRequest({ url: next.url, headers: next.headers } as never).valid).toBe(true);
+  });
+
+  it('updates headers already in place', () => {
+    const headers = toCmcdHeaders(DASH_DATA as never, { version: 1 });
+    const next = writeRtp({ url: 'https://x/seg.m4s', headers }, 9_000, 'header');
+    expect(fromCmcdHeaders(next.headers)).toEqual({ ...DASH_DATA, rtp: 9_000 });
   });
 
   it('removes rtp (and an emptied CMCD-Status) when none is due', () => {
-    const next = setRtpInHeaders(toCmcdHeaders(DASH_DATA as never, { version: 1 }), undefined);
-    expect(next['CMCD-Status']).toBeUndefined();
-    expect(fromCmcdHeaders(next).rtp).toBeUndefined();
+    const next = writeRtp({ url: dashUrl(), headers: {} }, undefined, 'header');
+    expect(next.headers['CMCD-Status']).toBeUndefined();
+    expect(fromCmcdHeaders(next.headers).rtp).toBeUndefined();
+    expect(fromCmcdHeaders(next.headers).br).toBe(3000);
+    expect(next.url).not.toContain('CMCD');
+  });
+
+  it('moves a payload back to the query in query mode', () => {
+    const next = writeRtp({ url: 'https://x/seg.m4s', headers: toCmcdHeaders({ br: 3000 } as never, { version: 1 }) }, 8000, 'query');
+    expect(next.headers).toEqual({});
+    expect(fromCmcdQuery(new URL(next.url).searchParams)).toEqual({ br: 3000, rtp: 8000 });
   });
 });

@@ -11,7 +11,7 @@ import { resolveParameters } from '../policy/parameters.js';
 import { nextPhase, type PlaybackEvent } from '../policy/phase.js';
 import { appendBounded, chunkThroughputKbps, harmonicMeanKbps } from '../policy/throughput.js';
 import type { CmcdMode, MediaKind, Phase, SammyDecision, SammyParameters, SegmentSample } from '../types.js';
-import { setRtpInHeaders, setRtpInUrl, urlWithoutCmcd } from './cmcd.js';
+import { urlWithoutCmcd, writeRtp } from './cmcd.js';
 import {
   DASH_BUILT_IN_RULES,
   DASH_EVENTS,
@@ -70,6 +70,11 @@ interface InFlight {
   sentAt: number;
 }
 
+function checkCmcdMode(mode: unknown): CmcdMode {
+  if (mode !== 'query' && mode !== 'header') throw new TypeError(`Sammy: cmcdMode must be 'query' or 'header', got ${String(mode)}`);
+  return mode;
+}
+
 function finiteOr(value: number, fallback: number): number {
   return Number.isFinite(value) ? value : fallback;
 }
@@ -78,7 +83,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   const player = mediaPlayer as unknown as PlayerLike;
   let parameters = resolveParameters(options);
   let enabled = options.enabled ?? true;
-  let cmcdMode: CmcdMode = options.cmcdMode ?? 'query';
+  let cmcdMode: CmcdMode = checkCmcdMode(options.cmcdMode ?? 'query');
   let phase: Phase = 'initial';
   // Per media type: small audio segments measure mostly latency and would drag a shared estimate down.
   let sessionSamplesKbps: Record<MediaKind, number[]> = { video: [], audio: [] };
@@ -171,8 +176,9 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
           initialBitrate: { video: enabled ? initialBitrateSetting() : originalInitialVideoBitrate },
         },
         // dash.js computes an `rtp` of its own (a 5× buffer-scaled guess that spirals down with a
-        // throughput rule); drop the key so only Sammy's pace travels.
-        cmcd: { enabled: true, mode: cmcdMode, ...(enabledKeys.length > 0 ? { enabledKeys } : {}) },
+        // throughput rule); drop the key so only Sammy's pace travels. dash.js writes the query
+        // form; in header mode Sammy's interceptor moves the payload into headers (see cmcd.ts).
+        cmcd: { enabled: true, mode: 'query', ...(enabledKeys.length > 0 ? { enabledKeys } : {}) },
       },
     });
   }
@@ -184,8 +190,9 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       const isMedia = fragment?.type === MEDIA_SEGMENT_TYPE && isMediaKind(mediaType);
       // Manifest, init and other requests never carry rtp; media requests carry this request's pace.
       const rtp = isMedia ? currentPace() : undefined;
-      if (cmcdMode === 'query') request.url = setRtpInUrl(request.url, rtp);
-      else request.headers = setRtpInHeaders(request.headers ?? {}, rtp);
+      const written = writeRtp({ url: request.url, headers: request.headers ?? {} }, rtp, cmcdMode);
+      request.url = written.url;
+      request.headers = written.headers;
       if (isMedia && fragment) {
         const bitrateKbps = fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000;
         const url = urlWithoutCmcd(request.url);
@@ -303,9 +310,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       return cmcdMode;
     },
     setCmcdMode(mode: CmcdMode) {
-      if (mode !== 'query' && mode !== 'header') throw new TypeError(`Sammy: cmcdMode must be 'query' or 'header', got ${String(mode)}`);
-      cmcdMode = mode;
-      applySettings();
+      cmcdMode = checkCmcdMode(mode);
     },
     get phase() {
       return phase;

@@ -1,87 +1,106 @@
 /**
  * Puts this request's pace rate into the CMCD payload dash.js already wrote, as `rtp`, so that
- * one `CMCD` query parameter (or one set of CMCD-* headers) carries every key. Encoding and
- * decoding go through @svta/cml-cmcd, the library dash.js itself uses.
+ * one payload carries every key: one `CMCD` query parameter in query mode, one set of `CMCD-*`
+ * headers in header mode. Encoding and decoding go through @svta/cml-cmcd, the library dash.js
+ * itself uses.
+ *
+ * dash.js always writes the query form here (Sammy sets its mode to query) and Sammy moves the
+ * payload into headers itself in header mode: dash.js 5 releases disagree on the name of their
+ * header mode ('header' in its typings and 5.1, 'headers' in 5.2), and this way both work alike.
  */
 import { CMCD_HEADER_FIELDS, CMCD_PARAM, decodeCmcd, fromCmcdHeaders, toCmcdHeaders, toCmcdQuery, type CmcdData } from '@svta/cml-cmcd';
+import type { CmcdMode } from '../types.js';
 
 type Cmcd = Parameters<typeof toCmcdQuery>[0];
+
+/** What carries CMCD on a request. */
+export interface CmcdCarrier {
+  url: string;
+  headers: Record<string, string>;
+}
+
+const CMCD_HEADER_NAMES = new Set<string>(CMCD_HEADER_FIELDS.map((h) => h.toLowerCase()));
 
 /** dash.js 5 writes CMCD v1 unless told otherwise; keep whichever version the payload has. */
 function versionOf(data: CmcdData): 1 | 2 {
   return (data as { v?: number }).v === 2 ? 2 : 1;
 }
 
-function applyRtp(data: CmcdData, rtpKbps: number | undefined): CmcdData {
-  const next = { ...data } as Record<string, unknown>;
-  if (rtpKbps === undefined) delete next.rtp;
-  else next.rtp = rtpKbps;
-  return next as CmcdData;
-}
-
-function splitUrl(url: string): { base: string; query: string; hash: string } {
+function splitUrl(url: string): { base: string; params: string[]; hash: string } {
   const hashAt = url.indexOf('#');
   const hash = hashAt >= 0 ? url.slice(hashAt) : '';
   const rest = hashAt >= 0 ? url.slice(0, hashAt) : url;
   const queryAt = rest.indexOf('?');
-  return queryAt >= 0 ? { base: rest.slice(0, queryAt), query: rest.slice(queryAt + 1), hash } : { base: rest, query: '', hash };
+  if (queryAt < 0) return { base: rest, params: [], hash };
+  const query = rest.slice(queryAt + 1);
+  return { base: rest.slice(0, queryAt), params: query === '' ? [] : query.split('&'), hash };
+}
+
+function joinUrl(base: string, params: string[], hash: string): string {
+  return `${base}${params.length > 0 ? `?${params.join('&')}` : ''}${hash}`;
 }
 
 function isCmcdParam(part: string): boolean {
   return part === CMCD_PARAM || part.startsWith(`${CMCD_PARAM}=`);
 }
 
-/** The URL with `rtp` set (or removed, for undefined) in its CMCD query parameter; other parameters untouched. */
-export function setRtpInUrl(url: string, rtpKbps: number | undefined): string {
-  const { base, query, hash } = splitUrl(url);
-  const parts = query === '' ? [] : query.split('&');
-  const at = parts.findIndex(isCmcdParam);
-  const existing = at >= 0 ? parts[at]!.slice(CMCD_PARAM.length + 1) : undefined;
-  let data: CmcdData = {};
-  if (existing) {
-    try {
-      data = decodeCmcd(decodeURIComponent(existing));
-    } catch {
-      data = {};
-    }
+function decodeQueryPayload(param: string | undefined): CmcdData {
+  const raw = param?.slice(CMCD_PARAM.length + 1);
+  if (!raw) return {};
+  try {
+    return decodeCmcd(decodeURIComponent(raw));
+  } catch {
+    return {};
   }
-  if (rtpKbps === undefined && (data as { rtp?: number }).rtp === undefined) return url;
-  const next = applyRtp(data, rtpKbps);
-  const encoded = Object.keys(next).length > 0 ? toCmcdQuery(next as Cmcd, { version: versionOf(next) }) : undefined;
-  if (at >= 0) {
-    if (encoded) parts[at] = encoded;
-    else parts.splice(at, 1);
-  } else if (encoded) {
-    parts.push(encoded);
-  }
-  return `${base}${parts.length > 0 ? `?${parts.join('&')}` : ''}${hash}`;
 }
 
-/** Headers with `rtp` set (or removed) in `CMCD-Status`, re-sharded by cml-cmcd; other headers untouched. */
-export function setRtpInHeaders(headers: Record<string, string>, rtpKbps: number | undefined): Record<string, string> {
-  const cmcdNames = new Set<string>(CMCD_HEADER_FIELDS.map((h) => h.toLowerCase()));
-  const cmcdHeaders: Record<string, string> = {};
-  const others: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (cmcdNames.has(name.toLowerCase())) cmcdHeaders[name] = value;
-    else others[name] = value;
-  }
-  let data: CmcdData = {};
+function decodeHeaderPayload(headers: Record<string, string>): CmcdData {
   try {
-    data = fromCmcdHeaders(cmcdHeaders);
+    return fromCmcdHeaders(headers);
   } catch {
-    data = {};
+    return {};
   }
-  if (rtpKbps === undefined && (data as { rtp?: number }).rtp === undefined) return headers;
-  const next = applyRtp(data, rtpKbps);
-  const shards = toCmcdHeaders(next as Cmcd, { version: versionOf(next) });
-  for (const [name, value] of Object.entries(shards)) if (value) others[name] = value;
-  return others;
+}
+
+/**
+ * The request with `rtp` set (or removed, for undefined) in its CMCD payload, carried in `mode`.
+ * Other query parameters and headers stay as they were; a request with nothing to change is
+ * returned as it came.
+ */
+export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode: CmcdMode): CmcdCarrier {
+  const { base, params, hash } = splitUrl(request.url);
+  const queryParam = params.find(isCmcdParam);
+  const cmcdHeaders: Record<string, string> = {};
+  const otherHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (CMCD_HEADER_NAMES.has(name.toLowerCase())) cmcdHeaders[name] = value;
+    else otherHeaders[name] = value;
+  }
+  const hasHeaders = Object.keys(cmcdHeaders).length > 0;
+  const data = { ...decodeHeaderPayload(cmcdHeaders), ...decodeQueryPayload(queryParam) } as Record<string, unknown>;
+  const inPlace = mode === 'query' ? !hasHeaders : queryParam === undefined;
+  if (inPlace && rtpKbps === data.rtp) return request;
+
+  if (rtpKbps === undefined) delete data.rtp;
+  else data.rtp = rtpKbps;
+  const payload = data as Cmcd;
+  const empty = Object.keys(data).length === 0;
+  const options = { version: versionOf(data as CmcdData) };
+  const rest = params.filter((p) => !isCmcdParam(p));
+
+  if (mode === 'query') {
+    // Keep the parameter where dash.js put it.
+    const at = params.findIndex(isCmcdParam);
+    const encoded = empty ? [] : [toCmcdQuery(payload, options)];
+    const nextParams = at >= 0 ? [...params.slice(0, at), ...encoded, ...params.slice(at + 1)] : [...params, ...encoded];
+    return { url: joinUrl(base, nextParams, hash), headers: otherHeaders };
+  }
+  if (!empty) for (const [name, value] of Object.entries(toCmcdHeaders(payload, options))) if (value) otherHeaders[name] = value;
+  return { url: joinUrl(base, rest, hash), headers: otherHeaders };
 }
 
 /** The URL without its CMCD parameter: what a decision reports and a server serves. */
 export function urlWithoutCmcd(url: string): string {
-  const { base, query, hash } = splitUrl(url);
-  const parts = query === '' ? [] : query.split('&').filter((p) => !isCmcdParam(p));
-  return `${base}${parts.length > 0 ? `?${parts.join('&')}` : ''}${hash}`;
+  const { base, params, hash } = splitUrl(url);
+  return joinUrl(base, params.filter((p) => !isCmcdParam(p)), hash);
 }

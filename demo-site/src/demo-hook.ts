@@ -1,0 +1,34 @@
+import type { SammyController } from '@sammy/player-plugin';
+import type { MediaPlayerClass } from 'dashjs';
+import type { SeriesName } from './graph-data.js';
+import type { SessionSummary } from './session.js';
+import type { DemoState } from './url-state.js';
+
+/** Where the server-measured delivery rate comes from: the origin's live records, or `Server-Timing`. */
+export type DeliverySource = 'records' | 'server-timing';
+
+/**
+ * Read-only handle for end-to-end tests (`window.sammyDemo`); documented in README.md.
+ * Functions return fresh copies, so a test cannot change the page through them.
+ */
+export interface SammyDemoHook {
+  readonly player: MediaPlayerClass;
+  readonly sammy: SammyController;
+  /** Point count per graph series of the current session. */
+  series(): Record<SeriesName, number>;
+  /** The summary panel's numbers, including per-run stats and the paced/unpaced comparison. */
+  summary(): SessionSummary;
+  /** The settings in effect (what the URL says). */
+  state(): DemoState;
+  deliverySource(): DeliverySource;
+}
+
+declare global {
+  interface Window {
+    readonly sammyDemo?: SammyDemoHook;
+  }
+}
+
+export function installDemoHook(hook: SammyDemoHook): void {
+  Object.defineProperty(window, 'sammyDemo', { value: Object.freeze(hook), writable: false, configurable: false, enumerable: true });
+}

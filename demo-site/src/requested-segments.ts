@@ -1,0 +1,40 @@
+import type { MediaKind } from '@sammy/player-plugin';
+
+/**
+ * The media segments this player asked for, by path. Delivery records and Resource Timing
+ * entries name a response by URL only; this tells which are ours and whether video or audio
+ * (the origin's records cover every client it serves).
+ */
+export class RequestedSegments {
+  private readonly kinds = new Map<string, MediaKind>();
+
+  /** Remembers a requested URL; the CMCD query parameter is irrelevant, only the path counts. */
+  add(url: string, kind: MediaKind): void {
+    this.kinds.set(pathOf(url), kind);
+    // Bounded: the oldest entries go (a Map iterates in insertion order).
+    if (this.kinds.size > 5000) this.kinds.delete(this.kinds.keys().next().value!);
+  }
+
+  /**
+   * Video or audio for a URL or path this player requested, else undefined. A server may name a
+   * response by its path below where it mounts the media (`/default/seg-4-00001.m4s` for
+   * `/media/default/seg-4-00001.m4s`), so a path that ends a requested one on a `/` matches too.
+   */
+  kindOf(urlOrPath: string): MediaKind | undefined {
+    const path = pathOf(urlOrPath);
+    const exact = this.kinds.get(path);
+    if (exact !== undefined || path === '/') return exact;
+    for (const [requested, kind] of this.kinds) {
+      if (requested.endsWith(path) && requested.charAt(requested.length - path.length) === '/') return kind;
+    }
+    return undefined;
+  }
+
+  clear(): void {
+    this.kinds.clear();
+  }
+}
+
+function pathOf(urlOrPath: string): string {
+  return new URL(urlOrPath, 'http://path.invalid').pathname;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { RequestedSegments } from '../src/requested-segments.js';
+
+describe('RequestedSegments', () => {
+  it('recognises a response by path whatever its query, and tells video from audio', () => {
+    const segs = new RequestedSegments();
+    segs.add('http://localhost:8080/media/default/video/1500/seg-4.m4s', 'video');
+    segs.add('http://localhost:8080/media/default/audio/seg-4.m4s', 'audio');
+    expect(segs.kindOf('http://localhost:8080/media/default/video/1500/seg-4.m4s?CMCD=rtp%3D9000')).toBe('video');
+    expect(segs.kindOf('/media/default/audio/seg-4.m4s')).toBe('audio');
+    expect(segs.kindOf('/media/default/manifest.mpd')).toBeUndefined();
+  });
+
+  it('matches a path named below the media mount point, but only on a path-segment boundary', () => {
+    const segs = new RequestedSegments();
+    segs.add('http://localhost:8080/media/default/seg-4-00013.m4s', 'video');
+    expect(segs.kindOf('/default/seg-4-00013.m4s')).toBe('video');
+    expect(segs.kindOf('/seg-4-00013.m4s')).toBe('video');
+    expect(segs.kindOf('ault/seg-4-00013.m4s')).toBeUndefined();
+    expect(segs.kindOf('/other/seg-4-00013.m4s')).toBeUndefined();
+    expect(segs.kindOf('/')).toBeUndefined();
+  });
+});

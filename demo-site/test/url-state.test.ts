@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATE, normaliseOrigin, parseDemoState, serialiseDemoState } from '../src/url-state.js';
+
+describe('URL state', () => {
+  it('gives the defaults for an empty query: local origin, Sammy on, plugin c0/c1, no cc, CMCD query', () => {
+    expect(parseDemoState('')).toEqual(DEFAULT_STATE);
+  });
+
+  it('reads every parameter', () => {
+    const state = parseDemoState('?origin=https://demo.global.ssl.fastly.net/&sammy=off&c0=3.5&c1=1.6&cc=reno&cmcd=header');
+    expect(state).toEqual({
+      origin: 'https://demo.global.ssl.fastly.net',
+      sammy: false,
+      c0: 3.5,
+      c1: 1.6,
+      cc: 'reno',
+      cmcd: 'header',
+    });
+  });
+
+  it('falls back to the default for malformed values instead of failing', () => {
+    const state = parseDemoState('origin=javascript:alert(1)&sammy=maybe&c0=abc&c1=&cc=vegas&cmcd=json');
+    expect(state).toEqual(DEFAULT_STATE);
+  });
+
+  it('leaves the range of c0/c1 to the plugin: a negative number survives parsing', () => {
+    expect(parseDemoState('c0=-1').c0).toBe(-1);
+  });
+
+  it('round-trips through serialise and parse', () => {
+    const state = { origin: 'http://localhost:18080', sammy: false, c0: 2.8, c1: 1.6, cc: 'cubic' as const, cmcd: 'header' as const };
+    expect(parseDemoState(serialiseDemoState(state))).toEqual(state);
+  });
+
+  it('writes a short link: defaults omitted except the Sammy switch', () => {
+    expect(serialiseDemoState(DEFAULT_STATE)).toBe('sammy=on');
+    expect(serialiseDemoState({ ...DEFAULT_STATE, sammy: false, c0: 4 })).toBe('sammy=off&c0=4');
+  });
+
+  it('normalises origins and rejects non-http ones', () => {
+    expect(normaliseOrigin(' http://localhost:8080/ ')).toBe('http://localhost:8080');
+    expect(normaliseOrigin('')).toBe('');
+    expect(normaliseOrigin('ftp://example.com')).toBeUndefined();
+    expect(normaliseOrigin('not a url')).toBeUndefined();
+  });
+});
