@@ -15,19 +15,9 @@ export class RequestedSegments {
     if (this.kinds.size > 5000) this.kinds.delete(this.kinds.keys().next().value!);
   }
 
-  /**
-   * Video or audio for a URL or path this player requested, else undefined. A server may name a
-   * response by its path below where it mounts the media (`/default/seg-4-00001.m4s` for
-   * `/media/default/seg-4-00001.m4s`), so a path that ends a requested one on a `/` matches too.
-   */
+  /** Video or audio for a URL or path this player requested, else undefined. */
   kindOf(urlOrPath: string): MediaKind | undefined {
-    const path = pathOf(urlOrPath);
-    const exact = this.kinds.get(path);
-    if (exact !== undefined || path === '/') return exact;
-    for (const [requested, kind] of this.kinds) {
-      if (requested.endsWith(path) && requested.charAt(requested.length - path.length) === '/') return kind;
-    }
-    return undefined;
+    return this.kinds.get(pathOf(urlOrPath));
   }
 
   clear(): void {

@@ -1,0 +1,28 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './src/chromium.js';
+
+export default defineConfig({
+  testDir: 'tests',
+  // One worker, tests in order: the machine has two cores, and pacing measurements need quiet.
+  workers: 1,
+  fullyParallel: false,
+  // A flaky pass would hide exactly the timing bugs these tests exist for.
+  retries: 0,
+  forbidOnly: true,
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
+  globalSetup: './src/global-setup.ts',
+  // First run encodes the test ladder (~1-2 min on two cores) before any test starts.
+  globalTimeout: 15 * 60_000,
+  outputDir: 'test-results',
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    // The system Chromium (found here, or a clear error saying how to get one): Playwright's own download cannot work offline.
+    launchOptions: { executablePath: findChromium(), args: [...CHROMIUM_ARGS] },
+    viewport: { width: 1280, height: 1400 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

@@ -1,0 +1,155 @@
+/**
+ * What a test watches in a playing page: every media request as it left the browser (captured by
+ * Playwright, outside the page), and, inside the page, the plugin's decisions and samples, the
+ * first `playing` of the <video>, player errors and console errors.
+ */
+import type { Page, Request } from '@playwright/test';
+import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
+import { RECORDS_PATH, type DeliveryRecord } from '@sammy/protocol';
+import type { SammyDecision, SegmentSample } from '@sammy/player-plugin';
+
+/** What the init script collects in the page (window.__e2e). */
+export interface PageLog {
+  decisions: SammyDecision[];
+  samples: SegmentSample[];
+  /** Date.now() of the first `playing` event of any media element. */
+  playingAt: number | undefined;
+  playerErrors: string[];
+}
+
+declare global {
+  interface Window {
+    __e2e?: PageLog;
+  }
+}
+
+/**
+ * Media segment paths of the test ladder: the origin's MEDIA_SEGMENT_TEMPLATE,
+ * `seg-$RepresentationID$-$Number%05d$.m4s` (not exported by @sammy/origin).
+ */
+const MEDIA_SEGMENT_PATH = /\/seg-[^/]+-\d+\.m4s$/;
+
+export interface CapturedRequest {
+  url: string;
+  /** Path without query: what the plugin's decision and the origin's record name. */
+  path: string;
+  headers: Record<string, string>;
+  isSegment: boolean;
+  /** Date.now() when Playwright saw it leave (same clock as the page's Date.now()). */
+  time: number;
+  /** The request carries CMCD at all (query parameter or CMCD-* headers). */
+  hasCmcd: boolean;
+  cmcd: CmcdDataValidationResult;
+  /** The `rtp` the request carried, kbps, from the CMCD query parameter or the CMCD-Status header. */
+  rtp: number | undefined;
+}
+
+function capture(request: Request): CapturedRequest {
+  const url = request.url();
+  const headers = request.headers();
+  const cmcd = validateCmcdRequest({ url, headers });
+  const rtp = (cmcd.data as { rtp?: unknown }).rtp;
+  return {
+    url,
+    path: new URL(url).pathname,
+    headers,
+    isSegment: MEDIA_SEGMENT_PATH.test(new URL(url).pathname),
+    time: Date.now(),
+    hasCmcd: new URL(url).searchParams.has('CMCD') || Object.keys(headers).some((h) => h.startsWith('cmcd-')),
+    cmcd,
+    rtp: typeof rtp === 'number' ? rtp : undefined,
+  };
+}
+
+export interface WatchedPage {
+  /** Media requests (under /media/) in the order they left. */
+  requests: CapturedRequest[];
+  consoleErrors: string[];
+  /** A copy of the in-page log. */
+  log(): Promise<PageLog>;
+}
+
+/**
+ * Installs the watchers before the page loads. With `demoHook`, subscribes to the demo's
+ * `window.sammyDemo` before dash.js can issue a request: module scripts run before DOMContentLoaded,
+ * and the first segment request needs the manifest fetched and parsed first.
+ */
+export async function watchPage(page: Page, options: { demoHook: boolean }): Promise<WatchedPage> {
+  const requests: CapturedRequest[] = [];
+  const consoleErrors: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/media/')) requests.push(capture(request));
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  // Chromium's console says only "404"; name the URL.
+  page.on('response', (response) => {
+    if (response.status() >= 400) consoleErrors.push(`HTTP ${response.status()} for ${response.url()}`);
+  });
+  await page.addInitScript((demoHook: boolean) => {
+    const log: PageLog = { decisions: [], samples: [], playingAt: undefined, playerErrors: [] };
+    window.__e2e = log;
+    // Media events do not bubble; a capturing listener on the document still sees them first.
+    document.addEventListener('playing', () => (log.playingAt ??= Date.now()), true);
+    if (!demoHook) return;
+    document.addEventListener('DOMContentLoaded', () => {
+      const hook = window.sammyDemo;
+      if (!hook) {
+        log.playerErrors.push('window.sammyDemo is missing');
+        return;
+      }
+      hook.sammy.on('decision', (d) => log.decisions.push(d));
+      hook.sammy.on('sample', (s) => log.samples.push(s));
+      hook.player.on('error', (e) => log.playerErrors.push(JSON.stringify(e)));
+    });
+  }, options.demoHook);
+  return {
+    requests,
+    consoleErrors,
+    log: () => page.evaluate(() => structuredClone(window.__e2e!)),
+  };
+}
+
+/** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */
+export interface SammyDemoHookLike {
+  player: { on(type: string, listener: (e: unknown) => void): void };
+  sammy: {
+    on(event: 'decision', listener: (d: SammyDecision) => void): () => void;
+    on(event: 'sample', listener: (s: SegmentSample) => void): () => void;
+    setEnabled(on: boolean): void;
+    readonly enabled: boolean;
+  };
+  series(): Record<string, number>;
+}
+
+declare global {
+  interface Window {
+    readonly sammyDemo?: SammyDemoHookLike;
+  }
+}
+
+/**
+ * CMCD is well-formed (cml-cmcd's validator) wherever it is sent, and every segment request sends it.
+ * Returns a list of problems, empty when all is well.
+ */
+export function cmcdProblems(requests: readonly CapturedRequest[]): string[] {
+  return requests
+    .filter((r) => r.isSegment || r.hasCmcd)
+    .filter((r) => !r.cmcd.valid)
+    .map((r) => `${r.url}: ${r.cmcd.issues.map((i) => `${i.severity}: ${i.message}`).join('; ')}`);
+}
+
+export async function fetchRecords(origin: string): Promise<DeliveryRecord[]> {
+  const res = await fetch(new URL(RECORDS_PATH, origin));
+  if (!res.ok) throw new Error(`GET ${RECORDS_PATH}: ${res.status}`);
+  return (await res.json()) as DeliveryRecord[];
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

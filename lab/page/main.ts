@@ -1,0 +1,190 @@
+/**
+ * The lab's player page. One real dash.js 5 player per page; the arm comes from the URL:
+ *
+ *   ?arm=unpaced       dash.js default ABR, no CMCD: the control
+ *   ?arm=dashjs-rtp    dash.js's own CMCD, including its built-in `rtp` formula
+ *   ?arm=flat-cap      every request (manifest and startup included) carries rtp = 4 × top bitrate
+ *   ?arm=sammy         the Sammy plugin with its defaults
+ *
+ * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
+ * it holds for the very first request). The page records what the bench measures into `window.__lab`.
+ */
+import { reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from '@sammy/protocol';
+import { attach } from '@sammy/player-plugin';
+import { MediaPlayer, type LogLevel } from 'dashjs';
+
+const LOG_LEVEL_WARNING = 3 as LogLevel;
+
+interface Chunk {
+  url: string;
+  mediaType: string;
+  /** ms since the epoch, request sent → last byte. */
+  start: number;
+  end: number;
+  bytes: number;
+  bitrateKbps: number;
+  segmentSeconds: number;
+  server: PacingReport;
+}
+
+interface LabState {
+  arm: string;
+  role: string;
+  playRequestedAt: number;
+  startedAt?: number;
+  stalls: Array<{ start: number; end?: number }>;
+  qualities: Array<{ t: number; kbps: number }>;
+  chunks: Chunk[];
+  paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;
+  /** Sammy's phase changes (initial ↔ playing). */
+  phases: Array<{ t: number; phase: string }>;
+  errors: string[];
+  ended: boolean;
+}
+
+const params = new URLSearchParams(location.search);
+const arm = params.get('arm') ?? 'unpaced';
+const mpd = params.get('mpd') ?? '/media/default/manifest.mpd';
+const capKbps = Number(params.get('cap') ?? '0');
+/** Buffer target for every arm alike (the bench's --buffer-seconds); absent: dash.js defaults. */
+const bufferSeconds = Number(params.get('buf') ?? 'NaN');
+
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+const state: LabState = {
+  arm,
+  role: params.get('role') ?? 'main',
+  playRequestedAt: 0,
+  stalls: [],
+  qualities: [],
+  chunks: [],
+  paces: [],
+  phases: [],
+  errors: [],
+  ended: false,
+};
+(window as unknown as { __lab: LabState }).__lab = state;
+
+// Resource Timing keeps 250 entries by default; a session has more requests than that.
+performance.setResourceTimingBufferSize(100_000);
+
+const video = document.querySelector('video') as HTMLVideoElement;
+const player = MediaPlayer().create();
+player.updateSettings({ debug: { logLevel: LOG_LEVEL_WARNING } });
+if (bufferSeconds > 0) {
+  player.updateSettings({
+    streaming: { buffer: { bufferTimeAtTopQuality: bufferSeconds, bufferTimeAtTopQualityLongForm: bufferSeconds, bufferTimeDefault: bufferSeconds } },
+  });
+}
+
+switch (arm) {
+  case 'unpaced':
+    break;
+  case 'dashjs-rtp':
+    // dash.js's CMCD as shipped: all keys, `rtp` from its own formula (rtpSafetyFactor 5).
+    player.updateSettings({ streaming: { cmcd: { enabled: true, mode: 'query' } } });
+    break;
+  case 'flat-cap': {
+    if (!(capKbps > 0)) throw new Error('flat-cap needs ?cap=<kbps>');
+    const rtp = roundRtpKbps(capKbps);
+    player.addRequestInterceptor(async (request) => {
+      const url = new URL(request.url, location.href);
+      url.searchParams.set('CMCD', `rtp=${rtp}`);
+      request.url = url.toString();
+      return request;
+    });
+    break;
+  }
+  case 'sammy': {
+    const sammy = attach(player, { enabled: true });
+    sammy.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
+    sammy.on('decision', (d) => {
+      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.bufferLevelSeconds, phase: d.phase });
+    });
+    break;
+  }
+  default:
+    throw new Error(`unknown arm ${arm}`);
+}
+
+interface FragmentEvent {
+  request?: {
+    url?: string;
+    mediaType?: string;
+    type?: string;
+    bytesLoaded?: number;
+    duration?: number;
+    bandwidth?: number;
+    representation?: { bandwidth?: number };
+  };
+}
+
+/** Server-Timing of a finished request, found by URL in Resource Timing (same origin, so exposed). */
+function withoutCmcd(url: string): string {
+  const u = new URL(url, location.href);
+  u.searchParams.delete('CMCD');
+  return u.toString();
+}
+
+/**
+ * The request's Resource Timing entry. Its name is the URL as sent, which carries the CMCD query
+ * the arm added (Sammy, dash.js's own CMCD, the flat cap), while dash.js reports the URL without it.
+ */
+function serverReport(url: string): { report: PacingReport; start?: number; end?: number; bytes?: number } {
+  const key = withoutCmcd(url);
+  const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+  let e: PerformanceResourceTiming | undefined;
+  for (let i = entries.length - 1; i >= 0 && !e; i--) if (withoutCmcd(entries[i]!.name) === key) e = entries[i];
+  if (!e) return { report: {} };
+  const requestStart = e.requestStart > 0 ? e.requestStart : e.startTime;
+  return {
+    report: reportFromServerTimingEntries(e.serverTiming),
+    start: performance.timeOrigin + requestStart,
+    end: performance.timeOrigin + e.responseEnd,
+    bytes: e.encodedBodySize || undefined,
+  };
+}
+
+player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
+  const r = e.request;
+  if (!r?.url || r.type !== 'MediaSegment') return;
+  const url = r.url;
+  // Resource Timing lands just after the loader's callback: read it on the next tick.
+  setTimeout(() => {
+    const s = serverReport(url);
+    const end = s.end ?? epochNow();
+    state.chunks.push({
+      url,
+      mediaType: r.mediaType ?? '',
+      start: s.start ?? end,
+      end,
+      bytes: s.bytes ?? r.bytesLoaded ?? 0,
+      bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
+      segmentSeconds: r.duration ?? 0,
+      server: s.report,
+    });
+  }, 50);
+}) as never);
+
+player.on('qualityChangeRendered' as never, ((e: { mediaType?: string; newRepresentation?: { bandwidth?: number } }) => {
+  if (e.mediaType === 'video' && e.newRepresentation?.bandwidth) state.qualities.push({ t: epochNow(), kbps: e.newRepresentation.bandwidth / 1000 });
+}) as never);
+
+player.on('error' as never, ((e: unknown) => state.errors.push(JSON.stringify(e).slice(0, 500))) as never);
+
+video.addEventListener('playing', () => {
+  const now = epochNow();
+  if (state.startedAt === undefined) state.startedAt = now;
+  const open = state.stalls[state.stalls.length - 1];
+  if (open && open.end === undefined) open.end = now;
+});
+// A stall is a `waiting` after playback started (the startup wait is the startup delay).
+video.addEventListener('waiting', () => {
+  if (state.startedAt === undefined || state.ended) return;
+  const open = state.stalls[state.stalls.length - 1];
+  if (!open || open.end !== undefined) state.stalls.push({ start: epochNow() });
+});
+video.addEventListener('ended', () => (state.ended = true));
+
+state.playRequestedAt = epochNow();
+player.initialize(video, mpd, true);

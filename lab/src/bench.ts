@@ -1,0 +1,203 @@
+/**
+ * The whole bench: build the topology, run every arm × neighbour × run, always tear down, report.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchInNamespace, CHROMIUM, type NamespacedBrowser } from './browser.js';
+import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
+import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
+import { inNs, killAllChildren, run, runSync, sleep, start, waitForLine } from './processes.js';
+import { Progress } from './progress.js';
+import { metricsCsv, renderMarkdown, summarise, type BenchEnvironment } from './report.js';
+import { runOnce, type RunContext } from './run.js';
+import { nodeScript, PAGE_DIR } from './scripts.js';
+import { quantile, rng, shuffle } from './stats.js';
+import {
+  CLIENT_IP,
+  createTopology,
+  destroyTopology,
+  namesFor,
+  namespaceSupport,
+  pinNamespaceCongestionControl,
+  removeLeftovers,
+  SERVER_IP,
+  type Topology,
+} from './topology.js';
+
+export interface BenchResult {
+  dir: string;
+  metrics: RunMetrics[];
+  runs: RawRun[];
+  env: BenchEnvironment;
+  reportPath: string;
+}
+
+/** Highest video bandwidth in the MPD, kbps: the flat cap must be known before the first request. */
+export function topVideoKbps(mpdFile: string): number {
+  const xml = readFileSync(mpdFile, 'utf8');
+  let top = 0;
+  for (const m of xml.matchAll(/<Representation\b[^>]*>/g)) {
+    const tag = m[0];
+    const isVideo = /mimeType="video\//.test(tag) || /\bwidth="\d+"/.test(tag);
+    const bw = /\bbandwidth="(\d+)"/.exec(tag);
+    if (isVideo && bw) top = Math.max(top, Number(bw[1]) / 1000);
+  }
+  if (top === 0) throw new Error(`no video Representation with a bandwidth in ${mpdFile}`);
+  return top;
+}
+
+async function measureBaseRtt(t: Topology): Promise<{ udpMedian?: number; udpMin?: number }> {
+  const [node, ...script] = nodeScript('neighbours/udp-flow');
+  const echo = start(...inNs(t.server, node as string, [...script, 'echo', '--bind', SERVER_IP, '--port', '9001']));
+  try {
+    await waitForLine(echo, (l) => l === 'ready', 10_000, 'UDP echo');
+    const out = await run(...inNs(t.client, node as string, [...script, 'ping', '--to', SERVER_IP, '--port', '9001', '--count', '30']), 20_000);
+    const rtts = (JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rttMs?: number[] }).rttMs ?? [];
+    // The first round trips include ARP and JIT warm-up.
+    const steady = rtts.slice(5);
+    return { udpMedian: quantile(steady, 0.5), udpMin: quantile(steady, 0) };
+  } finally {
+    await echo.stop();
+  }
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
+}
+
+export async function runBench(config: BenchConfig): Promise<BenchResult> {
+  const support = namespaceSupport();
+  if (!support.ok) throw new Error(`lab bench needs network namespaces: ${support.reason}`);
+  if (!existsSync(join(PAGE_DIR, 'index.html'))) throw new Error(`lab page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
+  const mpdFile = join(config.mediaDir, config.manifestPath.replace(/^\/media\//, ''));
+  if (!existsSync(mpdFile)) throw new Error(`manifest ${mpdFile} not found`);
+  const topKbps = topVideoKbps(mpdFile);
+  const capKbps = 4 * topKbps;
+
+  const leftovers = removeLeftovers();
+  const progress = new Progress(config.arms.length * config.neighbours.length * config.runs, config.plainProgress);
+  if (leftovers.length) progress.log(`removed leftovers of an earlier run: ${leftovers.join(', ')}`);
+
+  const dir = join(config.resultsDir, timestamp());
+  mkdirSync(join(dir, 'runs'), { recursive: true });
+  mkdirSync(join(dir, 'plots'), { recursive: true });
+  const tmpDir = mkdtempSync(join(tmpdir(), 'sammy-lab-'));
+
+  // Teardown must happen on every exit path: normal, exception, Ctrl-C, SIGTERM.
+  const names = namesFor(process.pid);
+  let browser: NamespacedBrowser | undefined;
+  let tornDown = false;
+  const teardown = (): void => {
+    if (tornDown) return;
+    tornDown = true;
+    killAllChildren();
+    destroyTopology(names);
+    rmSync(tmpDir, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    progress.log(`\n${signal}: stopping, removing namespaces`);
+    teardown();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const env: BenchEnvironment = {
+    queueBytes: config.queueBytes,
+    rateMbps: config.rateMbps,
+    burstBytes: 0,
+    topVideoKbps: topKbps,
+    capKbps,
+    cc: config.cc,
+    ccPinnedBy: '',
+    kernel: release(),
+    chromium: '',
+    startedAt: new Date().toISOString(),
+    failedRuns: [],
+  };
+  const raw: RawRun[] = [];
+  const metrics: RunMetrics[] = [];
+  const wallStart = Date.now();
+  try {
+    const topology = await createTopology({ rateMbps: config.rateMbps, queueBytes: config.queueBytes });
+    env.burstBytes = topology.burstBytes;
+    const nsDefault = await pinNamespaceCongestionControl(topology.server, config.cc);
+    env.ccPinnedBy = nsDefault
+      ? 'server namespace default (sysctl) and per socket (origin middleware)'
+      : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
+    env.baseRttMs = await measureBaseRtt(topology);
+    progress.log(
+      `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
+        `server cc ${config.cc}; top video ${topKbps} kbps`,
+    );
+    browser = await launchInNamespace(topology.client);
+    env.chromium = `Chromium ${browser.browser.version()}`;
+    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress };
+
+    // Runs interleave arms (seeded order) so slow drifts of the machine hit every arm alike.
+    const random = rng(config.seed);
+    for (let index = 1; index <= config.runs; index++) {
+      for (const neighbour of config.neighbours) {
+        for (const arm of shuffle(config.arms, random)) {
+          progress.beginRun(`${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]} #${index}`);
+          try {
+            const r = await runOnce(ctx, arm, neighbour, index);
+            raw.push(r);
+            writeFileSync(join(dir, 'runs', `${arm}-${neighbour}-${index}.json`), JSON.stringify(r));
+            const m = runMetrics(r);
+            metrics.push(m);
+            progress.endRun(
+              `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
+                `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
+                (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : ''),
+            );
+          } catch (err) {
+            const error = (err as Error).message;
+            env.failedRuns.push({ arm, neighbour, index, error });
+            progress.endRun(`FAILED: ${error.split('\n')[0]}`);
+          }
+          await sleep(500);
+        }
+      }
+    }
+  } finally {
+    await browser?.close();
+    teardown();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  env.wallSeconds = (Date.now() - wallStart) / 1000;
+  const tcpMin = quantile(
+    raw.flatMap((r) => r.page.chunks.map((c) => c.server.minRttMs ?? NaN)),
+    0,
+  );
+  if (env.baseRttMs && tcpMin !== undefined) env.baseRttMs.tcpMinRtt = tcpMin;
+
+  const plots: string[] = [];
+  try {
+    const reps = representativeRuns(raw, metrics, config.arms);
+    if (reps.size) plots.push(await plotTimeSeries(reps, join(dir, 'plots')));
+    plots.push(...(await plotNeighbours(raw, config.arms, join(dir, 'plots'))));
+  } catch (err) {
+    progress.log(`plots failed: ${(err as Error).message}`);
+  }
+  writeFileSync(join(dir, 'runs.csv'), metricsCsv(metrics));
+  const neighbours: Array<Neighbour | 'all'> = ['all', ...config.neighbours];
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ config, env, summaries: summarise(metrics, config.arms, neighbours), metrics }, null, 2));
+  const reportPath = join(dir, 'report.md');
+  writeFileSync(reportPath, renderMarkdown({ config, env, metrics, plots }));
+  progress.log(`report: ${reportPath}`);
+  return { dir, metrics, runs: raw, env, reportPath };
+}
+
+/** Whether the namespaces this process made are gone (for the smoke test). */
+export function ownNamespacesGone(): boolean {
+  const out = runSync('ip', ['netns', 'list']);
+  const n = namesFor(process.pid);
+  return ![n.server, n.router, n.client].some((name) => out.includes(name));
+}
+
+export { CLIENT_IP, CHROMIUM };
+export type { Arm };

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:lab -- [flags]`: the paper's neighbour experiment (Section 6) on this machine.
+ */
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isCongestionControl } from '@sammy/protocol';
+import { runBench } from './bench.js';
+import {
+  ARMS,
+  BOTTLENECK_MBPS,
+  CONGESTION_CONTROLS,
+  isArm,
+  isNeighbour,
+  NEIGHBOURS,
+  PAPER_BDP_BYTES,
+  QUEUE_BDP_MULTIPLE,
+  type BenchConfig,
+} from './config.js';
+import { ensureMedia, DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, longLadderManifestPath } from './media.js';
+import { LAB_DIR } from './scripts.js';
+
+const HELP = `Sammy lab bench: real Chromium + dash.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
+Linux, root (it creates network namespaces, and always removes them).
+
+usage: npm run bench:lab -- [flags]
+
+  --runs N           runs per arm × neighbour (default 2)
+  --duration S       seconds per session from the play request (default 60)
+  --arms LIST        comma-separated: ${ARMS.join(', ')} (default all)
+  --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
+  --cc NAME          server congestion control: ${CONGESTION_CONTROLS.join(', ')} (default cubic)
+  --neighbour-cc N   bulk TCP neighbour's congestion control (default reno, as in the paper)
+  --seed N           seed for run order and the HTTP object's bytes (default 1)
+  --queue BYTES      bottleneck queue (default ${QUEUE_BDP_MULTIPLE} × ${PAPER_BDP_BYTES} = ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES}, the paper's 4 × BDP at 5 ms)
+  --rate MBPS        bottleneck rate (default ${BOTTLENECK_MBPS})
+  --content-seconds S  encode the default ladder at this length (origin's generator, cached) and play it
+  --buffer-seconds S   dash.js buffer target for every arm (default: dash.js's own, 30 s at top quality)
+  --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
+  --manifest PATH    manifest URL path (default ${DEFAULT_MANIFEST_PATH})
+  --results DIR      where results/<timestamp>/ goes (default lab/results)
+  --plain            progress as plain lines (no redrawn status line)
+  -h, --help         this text
+
+Writes report.md (tables next to the paper's numbers and the issue's targets), plots/*.svg,
+runs/*.json (raw), runs.csv and summary.json.`;
+
+function list<T extends string>(value: string | undefined, all: readonly T[], fallback: readonly T[], is: (v: string) => v is T, what: string): T[] {
+  if (value === undefined) return [...fallback];
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const i of items) if (!is(i)) throw new Error(`unknown ${what} "${i}" (choose from ${all.join(', ')})`);
+  return items as T[];
+}
+
+function positive(value: string | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${what} must be a positive number, got ${value}`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string' },
+      duration: { type: 'string' },
+      arms: { type: 'string' },
+      neighbours: { type: 'string' },
+      cc: { type: 'string' },
+      'neighbour-cc': { type: 'string' },
+      seed: { type: 'string' },
+      queue: { type: 'string' },
+      rate: { type: 'string' },
+      'media-dir': { type: 'string' },
+      manifest: { type: 'string' },
+      'content-seconds': { type: 'string' },
+      'buffer-seconds': { type: 'string' },
+      results: { type: 'string' },
+      plain: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const cc = values.cc ?? 'cubic';
+  const neighbourCc = values['neighbour-cc'] ?? 'reno';
+  if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  const config: BenchConfig = {
+    arms: list(values.arms, ARMS, ARMS, isArm, 'arm'),
+    neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
+    runs: Math.round(positive(values.runs, 2, 'runs')),
+    durationSeconds: positive(values.duration, 60, 'duration'),
+    cc,
+    neighbourCc,
+    seed: Math.round(Number(values.seed ?? 1)),
+    queueBytes: Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
+    rateMbps: positive(values.rate, BOTTLENECK_MBPS, 'rate'),
+    manifestPath:
+      values['content-seconds'] !== undefined
+        ? longLadderManifestPath(Math.round(positive(values['content-seconds'], 60, 'content-seconds')))
+        : (values.manifest ?? DEFAULT_MANIFEST_PATH),
+    contentSeconds: values['content-seconds'] !== undefined ? Math.round(positive(values['content-seconds'], 60, 'content-seconds')) : undefined,
+    bufferSeconds: values['buffer-seconds'] !== undefined ? positive(values['buffer-seconds'], 30, 'buffer-seconds') : undefined,
+    mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
+    tcpStartAfterPlaybackSeconds: 10,
+    videoNeighbourDelaySeconds: 5,
+    httpBytes: 3_000_000,
+    httpGapMs: 500,
+    udpRateMbps: 5,
+    udpPayloadBytes: 1200,
+    resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
+    plainProgress: values.plain ?? false,
+  };
+  await ensureMedia(config.mediaDir, config.manifestPath, config.contentSeconds);
+  const runs = config.arms.length * config.neighbours.length * config.runs;
+  console.error(`${runs} runs of ${config.durationSeconds} s: about ${Math.ceil((runs * (config.durationSeconds + 8)) / 60)} min`);
+  const result = await runBench(config);
+  console.log(result.reportPath);
+}
+
+main().catch((err: Error) => {
+  console.error(`bench:lab: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * What one bench invocation runs: arms × neighbours × runs, and the bottleneck they share.
+ */
+import { CONGESTION_CONTROLS, type CongestionControl } from '@sammy/protocol';
+
+/** The four players the paper compares (Section 5.5 and 6), selected on the lab page by `?arm=`. */
+export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'] as const;
+export type Arm = (typeof ARMS)[number];
+
+export const ARM_LABELS: Record<Arm, string> = {
+  unpaced: 'dash.js default ABR, unpaced',
+  'dashjs-rtp': 'dash.js built-in CMCD rtp',
+  'flat-cap': 'flat cap 4× top bitrate',
+  sammy: 'Sammy (defaults)',
+};
+
+/** Neighbouring traffic of Section 6; `none` is the video alone (the paper's Fig. 7). */
+export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'none'] as const;
+export type Neighbour = (typeof NEIGHBOURS)[number];
+
+export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
+  udp: '5 Mbps paced UDP, one-way delay',
+  tcp: 'bulk TCP (iperf3) from 10 s after playback, throughput',
+  http: 'repeated 3 MB HTTP fetches, response time',
+  video: 'second unpaced dash.js session, startup delay',
+  none: 'no neighbour',
+};
+
+/** Bottleneck of the paper's lab: 40 Mbps, queue 4 × BDP at a 5 ms RTT. */
+export const BOTTLENECK_MBPS = 40;
+export const PAPER_RTT_MS = 5;
+export const QUEUE_BDP_MULTIPLE = 4;
+/** 40 Mbps × 5 ms = 25 000 bytes; × 4 = 100 000 bytes. */
+export const PAPER_BDP_BYTES = (BOTTLENECK_MBPS * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
+
+export interface BenchConfig {
+  arms: Arm[];
+  neighbours: Neighbour[];
+  runs: number;
+  /** Length of each video session from the play request, seconds. */
+  durationSeconds: number;
+  /** Congestion control of every server-side sender of video and neighbour HTTP. */
+  cc: CongestionControl;
+  /** Congestion control of the bulk TCP neighbour (the paper used Reno). */
+  neighbourCc: CongestionControl;
+  seed: number;
+  /** Queue of the bottleneck, bytes (drop-tail). */
+  queueBytes: number;
+  rateMbps: number;
+  /** Manifest path on the lab server. */
+  manifestPath: string;
+  /** Directory the manifest path's `/media/` prefix maps to. */
+  mediaDir: string;
+  /** Length of the content, seconds, when the bench makes its own ladder (undefined: the origin's default ladder). */
+  contentSeconds?: number;
+  /** dash.js buffer target (bufferTimeAtTopQuality, its long-form twin and bufferTimeDefault), seconds; undefined: dash.js defaults. */
+  bufferSeconds?: number;
+  /** The bulk TCP flow starts this long after playback starts (paper: 10 s). */
+  tcpStartAfterPlaybackSeconds: number;
+  /** The second video session starts this long after the first one's playback starts. */
+  videoNeighbourDelaySeconds: number;
+  httpBytes: number;
+  /** Pause between neighbour HTTP fetches, ms. */
+  httpGapMs: number;
+  udpRateMbps: number;
+  udpPayloadBytes: number;
+  resultsDir: string;
+  /** Print a line per second instead of redrawing one line (no TTY, CI, tests). */
+  plainProgress: boolean;
+}
+
+export function isArm(v: string): v is Arm {
+  return (ARMS as readonly string[]).includes(v);
+}
+export function isNeighbour(v: string): v is Neighbour {
+  return (NEIGHBOURS as readonly string[]).includes(v);
+}
+export { CONGESTION_CONTROLS };

@@ -1,0 +1,263 @@
+/**
+ * What one run records (raw, saved as JSON) and the metrics derived from it.
+ */
+import type { DeliveryRecord, PacingReport } from '@sammy/protocol';
+import type { Arm, Neighbour } from './config.js';
+import { mean, quantile } from './stats.js';
+import type { QueueSample } from './topology.js';
+
+/** What the lab page puts in `window.__lab` (see page/main.ts). */
+export interface PageState {
+  arm: string;
+  role: string;
+  playRequestedAt: number;
+  startedAt?: number;
+  stalls: Array<{ start: number; end?: number }>;
+  qualities: Array<{ t: number; kbps: number }>;
+  chunks: Array<{
+    url: string;
+    mediaType: string;
+    start: number;
+    end: number;
+    bytes: number;
+    bitrateKbps: number;
+    segmentSeconds: number;
+    server: PacingReport;
+  }>;
+  paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;
+  phases: Array<{ t: number; phase: string }>;
+  errors: string[];
+  ended: boolean;
+}
+
+export interface HttpFetch {
+  start: number;
+  responseMs: number;
+  bytes: number;
+  status: number;
+  cut: boolean;
+}
+
+export interface TcpNeighbourResult {
+  /** ms since the epoch. */
+  startedAt: number;
+  seconds: number;
+  meanMbps: number;
+  retransmits: number;
+  intervals: Array<{ t: number; mbps: number }>;
+  congestionControl: string;
+}
+
+export interface RawRun {
+  arm: Arm;
+  neighbour: Neighbour;
+  /** 1-based run number within this arm × neighbour. */
+  index: number;
+  cc: string;
+  /** ms since the epoch when the session ended (collection time). */
+  endedAt: number;
+  page: PageState;
+  neighbourPage?: PageState;
+  queue: QueueSample[];
+  rateMbps: number;
+  /** [receive time ms since epoch, seq, one-way delay ms] */
+  udp?: Array<[number, number, number]>;
+  udpSent?: number;
+  tcp?: TcpNeighbourResult;
+  http?: HttpFetch[];
+  records: DeliveryRecord[];
+  errors: string[];
+}
+
+export interface NeighbourMetric {
+  /** What the number is, with its unit. */
+  name: string;
+  unit: string;
+  p50?: number;
+  p95?: number;
+  mean?: number;
+  /** Sample count behind the distribution. */
+  samples: number;
+  extra?: Record<string, number | undefined>;
+}
+
+export interface RunMetrics {
+  arm: Arm;
+  neighbour: Neighbour;
+  index: number;
+  startupDelayMs?: number;
+  rebufferCount: number;
+  rebufferSeconds: number;
+  meanBitrateKbps?: number;
+  /** Σ bytes / Σ download time over video media segments = the time-weighted mean of chunk throughputs. */
+  chunkThroughputMbps?: number;
+  videoChunks: number;
+  /** Median of the server's smoothed RTT after each video segment (TCP_INFO). */
+  videoRttMs?: number;
+  videoMinRttMs?: number;
+  /** Median pace the server applied to video segments, kbps (0 = unpaced). */
+  medianPaceKbps?: number;
+  queueDelayP50Ms?: number;
+  queueDelayP95Ms?: number;
+  bottleneckDrops?: number;
+  neighbourMetric?: NeighbourMetric;
+  errors: number;
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.split('?')[0] ?? url;
+  }
+}
+
+export function startupDelayMs(p: PageState): number | undefined {
+  return p.startedAt === undefined ? undefined : p.startedAt - p.playRequestedAt;
+}
+
+export function rebuffers(p: PageState, endAt: number): { count: number; seconds: number } {
+  let seconds = 0;
+  for (const s of p.stalls) seconds += ((s.end ?? endAt) - s.start) / 1000;
+  return { count: p.stalls.length, seconds };
+}
+
+/** Time-weighted mean of the rendered video bitrate from playback start to `endAt`. */
+export function meanBitrateKbps(p: PageState, endAt: number): number | undefined {
+  if (p.startedAt === undefined) return undefined;
+  const qs = p.qualities.slice().sort((a, b) => a.t - b.t);
+  if (qs.length === 0) {
+    return mean(p.chunks.filter((c) => c.mediaType === 'video').map((c) => c.bitrateKbps));
+  }
+  let weighted = 0;
+  let total = 0;
+  for (let i = 0; i < qs.length; i++) {
+    const q = qs[i]!;
+    const from = Math.max(q.t, p.startedAt);
+    const to = Math.min(qs[i + 1]?.t ?? endAt, endAt);
+    if (to > from) {
+      weighted += q.kbps * (to - from);
+      total += to - from;
+    }
+  }
+  return total > 0 ? weighted / total : qs[qs.length - 1]?.kbps;
+}
+
+export function videoChunks(p: PageState): PageState['chunks'] {
+  return p.chunks.filter((c) => c.mediaType === 'video' && c.end > c.start && c.bytes > 0);
+}
+
+export function chunkThroughputMbps(p: PageState): number | undefined {
+  const cs = videoChunks(p);
+  const bytes = cs.reduce((s, c) => s + c.bytes, 0);
+  const ms = cs.reduce((s, c) => s + (c.end - c.start), 0);
+  return ms > 0 ? (bytes * 8) / (ms * 1000) : undefined;
+}
+
+/** The video flow's own RTT: TCP_INFO after each video segment's last byte (origin records), else Server-Timing. */
+export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number } {
+  const videoPaths = videoChunks(run.page).map((c) => pathOf(c.url));
+  const from = run.page.playRequestedAt;
+  // A record's path is the request path as the middleware saw it: under an Express mount
+  // (app.use('/media', …)) that is without the mount prefix, so match on the path's end.
+  const isVideo = (path: string): boolean => path.length > 1 && videoPaths.some((p) => p === path || p.endsWith(path));
+  const recs = run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path));
+  const fromRecords = quantile(recs.map((r) => r.rttMs as number), 0.5);
+  const st = videoChunks(run.page).map((c) => c.server);
+  return {
+    rttMs: fromRecords ?? quantile(st.map((s) => s.rttMs ?? NaN), 0.5),
+    minRttMs: quantile(st.map((s) => s.minRttMs ?? NaN), 0),
+  };
+}
+
+export function queueDelayMs(sample: QueueSample, rateMbps: number): number {
+  return (sample.backlogBytes * 8) / (rateMbps * 1000);
+}
+
+function neighbourMetric(run: RawRun, window: { from: number; to: number }): NeighbourMetric | undefined {
+  switch (run.neighbour) {
+    case 'udp': {
+      const rows = (run.udp ?? []).filter(([t]) => t >= window.from && t <= window.to);
+      const owd = rows.map((r) => r[2]);
+      const received = run.udp?.length ?? 0;
+      return {
+        name: 'UDP one-way delay',
+        unit: 'ms',
+        p50: quantile(owd, 0.5),
+        p95: quantile(owd, 0.95),
+        mean: mean(owd),
+        samples: owd.length,
+        extra: { lossPercent: run.udpSent ? (100 * (run.udpSent - received)) / run.udpSent : undefined },
+      };
+    }
+    case 'tcp':
+      return {
+        name: 'bulk TCP throughput',
+        unit: 'Mbps',
+        mean: run.tcp?.meanMbps,
+        p50: quantile(run.tcp?.intervals.map((i) => i.mbps) ?? [], 0.5),
+        p95: quantile(run.tcp?.intervals.map((i) => i.mbps) ?? [], 0.95),
+        samples: run.tcp?.intervals.length ?? 0,
+        extra: { retransmits: run.tcp?.retransmits, seconds: run.tcp?.seconds },
+      };
+    case 'http': {
+      const done = (run.http ?? []).filter((f) => !f.cut && f.status === 200);
+      const ms = done.map((f) => f.responseMs);
+      return { name: 'HTTP 3 MB response time', unit: 'ms', p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), mean: mean(ms), samples: ms.length };
+    }
+    case 'video': {
+      const d = run.neighbourPage ? startupDelayMs(run.neighbourPage) : undefined;
+      return { name: 'second session startup delay', unit: 'ms', mean: d, p50: d, samples: d === undefined ? 0 : 1 };
+    }
+    case 'none':
+      return undefined;
+  }
+}
+
+export function runMetrics(run: RawRun): RunMetrics {
+  const p = run.page;
+  const endAt = run.endedAt;
+  const rb = rebuffers(p, endAt);
+  const rtt = videoRtt(run);
+  const window = { from: p.playRequestedAt, to: endAt };
+  const q = run.queue.filter((s) => s.t >= window.from && s.t <= window.to);
+  const delays = q.map((s) => queueDelayMs(s, run.rateMbps));
+  const paces = videoChunks(p).map((c) => c.server.appliedPaceKbps ?? 0);
+  const first = q[0];
+  const last = q[q.length - 1];
+  return {
+    arm: run.arm,
+    neighbour: run.neighbour,
+    index: run.index,
+    startupDelayMs: startupDelayMs(p),
+    rebufferCount: rb.count,
+    rebufferSeconds: rb.seconds,
+    meanBitrateKbps: meanBitrateKbps(p, endAt),
+    chunkThroughputMbps: chunkThroughputMbps(p),
+    videoChunks: videoChunks(p).length,
+    videoRttMs: rtt.rttMs,
+    videoMinRttMs: rtt.minRttMs,
+    medianPaceKbps: quantile(paces, 0.5),
+    queueDelayP50Ms: quantile(delays, 0.5),
+    queueDelayP95Ms: quantile(delays, 0.95),
+    bottleneckDrops: first && last ? last.drops - first.drops : undefined,
+    neighbourMetric: neighbourMetric(run, window),
+    errors: run.errors.length + p.errors.length,
+  };
+}
+
+/** Session throughput in bins: each media chunk's bytes spread evenly over its download time. */
+export function throughputSeries(p: PageState, binMs = 500): Array<{ t: number; mbps: number }> {
+  const t0 = p.playRequestedAt;
+  const end = Math.max(t0, ...p.chunks.map((c) => c.end));
+  const bins = new Array<number>(Math.ceil((end - t0) / binMs) + 1).fill(0);
+  for (const c of p.chunks) {
+    const dur = Math.max(1, c.end - c.start);
+    for (let b = Math.floor((c.start - t0) / binMs); b <= Math.floor((c.end - t0) / binMs); b++) {
+      if (b < 0 || b >= bins.length) continue;
+      const overlap = Math.min(c.end, t0 + (b + 1) * binMs) - Math.max(c.start, t0 + b * binMs);
+      if (overlap > 0) bins[b]! += (c.bytes * overlap) / dur;
+    }
+  }
+  return bins.map((bytes, b) => ({ t: (b * binMs) / 1000, mbps: (bytes * 8) / (binMs * 1000) }));
+}

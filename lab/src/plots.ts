@@ -1,0 +1,178 @@
+/**
+ * Plots as SVG, made with Vega-Lite and rendered by Vega in Node (no browser, no native canvas):
+ * the time series of one representative run per arm, and each neighbour's metric per arm.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
+import { queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
+import { median, quantile } from './stats.js';
+
+type Row = Record<string, string | number>;
+
+async function renderSvg(spec: vl.TopLevelSpec, file: string): Promise<void> {
+  const compiled = vl.compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  writeFileSync(file, await view.toSVG());
+  view.finalize();
+}
+
+/** The run of an arm whose chunk throughput is closest to the arm's median. */
+export function representativeRuns(runs: RawRun[], metrics: RunMetrics[], arms: Arm[]): Map<Arm, RawRun> {
+  const out = new Map<Arm, RawRun>();
+  for (const arm of arms) {
+    const candidates = metrics.filter((m) => m.arm === arm && m.chunkThroughputMbps !== undefined);
+    const mid = median(candidates.map((m) => m.chunkThroughputMbps as number));
+    if (mid === undefined) continue;
+    const best = candidates.reduce((a, b) => (Math.abs((b.chunkThroughputMbps as number) - mid) < Math.abs((a.chunkThroughputMbps as number) - mid) ? b : a));
+    const run = runs.find((r) => r.arm === arm && r.neighbour === best.neighbour && r.index === best.index);
+    if (run) out.set(arm, run);
+  }
+  return out;
+}
+
+function timeSeriesRows(run: RawRun): Row[] {
+  const t0 = run.page.playRequestedAt;
+  const rows: Row[] = [];
+  for (const p of throughputSeries(run.page)) rows.push({ t: p.t, value: p.mbps, series: 'session throughput (Mbps)' });
+  for (const c of run.page.chunks.filter((c) => c.mediaType === 'video').sort((a, b) => a.start - b.start)) {
+    rows.push({ t: (c.start - t0) / 1000, value: (c.server.appliedPaceKbps ?? 0) / 1000, series: 'pace applied (Mbps)' });
+  }
+  for (const q of run.queue) {
+    const t = (q.t - t0) / 1000;
+    if (t >= 0 && q.t <= run.endedAt) rows.push({ t, value: queueDelayMs(q, run.rateMbps), series: 'queue delay (ms)' });
+  }
+  if (run.page.startedAt !== undefined) rows.push({ t: (run.page.startedAt - t0) / 1000, value: 0, series: 'playback starts' });
+  return rows;
+}
+
+export async function plotTimeSeries(reps: Map<Arm, RawRun>, dir: string): Promise<string> {
+  const charts: vl.TopLevelSpec[] = [];
+  const color = {
+    field: 'series',
+    type: 'nominal' as const,
+    title: null,
+    scale: { domain: ['session throughput (Mbps)', 'pace applied (Mbps)', 'queue delay (ms)'], range: ['#1f77b4', '#2ca02c', '#d62728'] },
+  };
+  for (const [arm, run] of reps) {
+    const rows = timeSeriesRows(run);
+    charts.push({
+      title: `${ARM_LABELS[arm]} (run ${run.index}, neighbour ${run.neighbour})`,
+      width: 720,
+      height: 160,
+      data: { values: rows },
+      layer: [
+        {
+          transform: [{ filter: "datum.series === 'session throughput (Mbps)' || datum.series === 'pace applied (Mbps)'" }],
+          mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
+          encoding: {
+            x: { field: 't', type: 'quantitative', title: 's since play request' },
+            y: { field: 'value', type: 'quantitative', title: 'Mbps', scale: { domain: [0, 45] } },
+            color,
+          },
+        },
+        {
+          transform: [{ filter: "datum.series === 'queue delay (ms)'" }],
+          mark: { type: 'line', strokeWidth: 1, opacity: 0.8 },
+          encoding: {
+            x: { field: 't', type: 'quantitative' },
+            y: { field: 'value', type: 'quantitative', title: 'queue delay (ms)', axis: { orient: 'right' }, scale: { domain: [0, 25] } },
+            color,
+          },
+        },
+        {
+          transform: [{ filter: "datum.series === 'playback starts'" }],
+          mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+          encoding: { x: { field: 't', type: 'quantitative' } },
+        },
+      ],
+      resolve: { scale: { y: 'independent' } },
+    } as unknown as vl.TopLevelSpec);
+  }
+  const file = 'timeseries.svg';
+  await renderSvg({ vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, join(dir, file));
+  return file;
+}
+
+/** Samples of a neighbour's metric, pooled over an arm's runs. */
+function neighbourSamples(run: RawRun): number[] {
+  const from = run.page.playRequestedAt;
+  switch (run.neighbour) {
+    case 'udp':
+      return (run.udp ?? []).filter(([t]) => t >= from && t <= run.endedAt).map((r) => r[2]);
+    case 'http':
+      return (run.http ?? []).filter((f) => !f.cut && f.status === 200).map((f) => f.responseMs);
+    case 'tcp':
+      return run.tcp?.intervals.map((i) => i.mbps) ?? [];
+    case 'video':
+      return run.neighbourPage?.startedAt !== undefined ? [run.neighbourPage.startedAt - run.neighbourPage.playRequestedAt] : [];
+    case 'none':
+      return [];
+  }
+}
+
+const UNITS: Record<Neighbour, string> = {
+  udp: 'one-way delay (ms)',
+  http: 'response time (ms)',
+  tcp: 'per-second throughput (Mbps)',
+  video: 'startup delay (ms)',
+  none: '',
+};
+
+export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const neighbours = [...new Set(runs.map((r) => r.neighbour))].filter((n) => n !== 'none');
+  for (const n of neighbours) {
+    const cdf: Row[] = [];
+    const points: Row[] = [];
+    for (const arm of arms) {
+      const samples = runs.filter((r) => r.arm === arm && r.neighbour === n).flatMap(neighbourSamples);
+      if (samples.length === 0) continue;
+      for (let i = 0; i <= 100; i++) {
+        const v = quantile(samples, i / 100);
+        if (v !== undefined) cdf.push({ arm: ARM_LABELS[arm], value: v, p: i / 100 });
+      }
+      for (const r of runs.filter((r) => r.arm === arm && r.neighbour === n)) {
+        const s = neighbourSamples(r);
+        const v = n === 'tcp' ? r.tcp?.meanMbps : quantile(s, 0.5);
+        if (v !== undefined) points.push({ arm: ARM_LABELS[arm], value: v, run: r.index });
+      }
+    }
+    if (cdf.length === 0) continue;
+    const file = `neighbour-${n}.svg`;
+    const perRun = n === 'tcp' ? 'mean throughput per run (Mbps)' : n === 'video' ? 'startup delay per run (ms)' : `median per run: ${UNITS[n]}`;
+    await renderSvg(
+      {
+        title: NEIGHBOUR_LABELS[n],
+        hconcat: [
+          {
+            width: 420,
+            height: 260,
+            data: { values: cdf },
+            mark: { type: 'line', interpolate: 'step-after' },
+            encoding: {
+              x: { field: 'value', type: 'quantitative', title: UNITS[n] },
+              y: { field: 'p', type: 'quantitative', title: 'CDF (all samples of all runs)' },
+              color: { field: 'arm', type: 'nominal', title: null },
+            },
+          },
+          {
+            width: 260,
+            height: 260,
+            data: { values: points },
+            layer: [
+              { mark: { type: 'bar', opacity: 0.35 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, axis: { labelAngle: -30 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: perRun }, color: { field: 'arm', type: 'nominal', legend: null } } },
+              { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal' }, y: { field: 'value', type: 'quantitative' }, color: { field: 'arm', type: 'nominal', legend: null } } },
+            ],
+          },
+        ],
+        config: { legend: { orient: 'bottom', columns: 2 } },
+      } as unknown as vl.TopLevelSpec,
+      join(dir, file),
+    );
+    files.push(file);
+  }
+  return files;
+}

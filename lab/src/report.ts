@@ -1,0 +1,254 @@
+/**
+ * Aggregation across runs and the Markdown report: arms × metrics per neighbour (median and
+ * range over runs), then Sammy against unpaced next to the paper and the issue's targets.
+ */
+import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import type { RunMetrics } from './measurements.js';
+import { judge, TARGETS, type Target } from './paper.js';
+import { percentChange, spread, type Spread } from './stats.js';
+
+export interface BenchEnvironment {
+  baseRttMs?: { udpMedian?: number; udpMin?: number; tcpMinRtt?: number };
+  queueBytes: number;
+  rateMbps: number;
+  burstBytes: number;
+  topVideoKbps: number;
+  capKbps: number;
+  cc: string;
+  ccPinnedBy: string;
+  kernel: string;
+  chromium: string;
+  startedAt: string;
+  wallSeconds?: number;
+  failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string }>;
+}
+
+type MetricKey =
+  | 'chunkThroughputMbps'
+  | 'meanBitrateKbps'
+  | 'rebufferCount'
+  | 'rebufferSeconds'
+  | 'startupDelayMs'
+  | 'videoRttMs'
+  | 'queueDelayP50Ms'
+  | 'queueDelayP95Ms'
+  | 'medianPaceKbps';
+
+const COLUMNS: Array<[MetricKey, string, number]> = [
+  ['chunkThroughputMbps', 'chunk thr. (Mbps)', 1],
+  ['meanBitrateKbps', 'mean bitrate (kbps)', 0],
+  ['rebufferCount', 'rebuffers (n)', 0],
+  ['rebufferSeconds', 'rebuffer time (s)', 1],
+  ['startupDelayMs', 'startup (ms)', 0],
+  ['videoRttMs', 'video RTT (ms)', 1],
+  ['queueDelayP50Ms', 'queue delay p50 (ms)', 1],
+  ['queueDelayP95Ms', 'p95 (ms)', 1],
+  ['medianPaceKbps', 'pace (Mbps)', 1],
+];
+
+function fmt(x: number | undefined, digits: number): string {
+  return x === undefined ? '—' : x.toFixed(digits);
+}
+
+function cell(s: Spread, digits: number, scale = 1): string {
+  if (s.n === 0 || s.median === undefined) return '—';
+  const m = fmt(s.median * scale, digits);
+  if (s.n === 1 || s.min === s.max) return m;
+  return `${m} [${fmt((s.min ?? 0) * scale, digits)}–${fmt((s.max ?? 0) * scale, digits)}]`;
+}
+
+function signed(x: number | undefined): string {
+  return x === undefined ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`;
+}
+
+export interface ArmSummary {
+  arm: Arm;
+  neighbour: Neighbour | 'all';
+  runs: number;
+  metrics: Record<MetricKey, Spread>;
+  neighbourP50: Spread;
+  neighbourP95: Spread;
+  neighbourMean: Spread;
+}
+
+export function summarise(metrics: RunMetrics[], arms: Arm[], neighbours: Array<Neighbour | 'all'>): ArmSummary[] {
+  const out: ArmSummary[] = [];
+  for (const neighbour of neighbours) {
+    for (const arm of arms) {
+      const rs = metrics.filter((m) => m.arm === arm && (neighbour === 'all' || m.neighbour === neighbour));
+      if (rs.length === 0) continue;
+      const metricsSpread = Object.fromEntries(COLUMNS.map(([k]) => [k, spread(rs.map((r) => r[k]))])) as Record<MetricKey, Spread>;
+      out.push({
+        arm,
+        neighbour,
+        runs: rs.length,
+        metrics: metricsSpread,
+        neighbourP50: spread(rs.map((r) => r.neighbourMetric?.p50)),
+        neighbourP95: spread(rs.map((r) => r.neighbourMetric?.p95)),
+        neighbourMean: spread(rs.map((r) => r.neighbourMetric?.mean)),
+      });
+    }
+  }
+  return out;
+}
+
+export interface Comparison {
+  target: Target;
+  unpaced?: number;
+  sammy?: number;
+  changePercent?: number;
+  verdict: ReturnType<typeof judge>;
+}
+
+function valueFor(t: Target, s: ArmSummary | undefined): number | undefined {
+  if (!s) return undefined;
+  switch (t.id) {
+    case 'chunkThroughput':
+      return s.metrics.chunkThroughputMbps.median;
+    case 'meanBitrate':
+      return s.metrics.meanBitrateKbps.median;
+    case 'rebuffers':
+      return s.metrics.rebufferCount.median;
+    case 'startupDelay':
+      return s.metrics.startupDelayMs.median;
+    case 'videoRtt':
+      return s.metrics.videoRttMs.median;
+    case 'udpDelay':
+    case 'videoNeighbour':
+      return s.neighbourP50.median;
+    case 'tcpThroughput':
+    case 'httpResponse':
+      return s.neighbourMean.median;
+    default:
+      return undefined;
+  }
+}
+
+export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: Arm = 'sammy'): Comparison[] {
+  const find = (arm: Arm, n: Neighbour | 'all') => summaries.find((s) => s.arm === arm && s.neighbour === n);
+  return TARGETS.map((target) => {
+    const n = target.neighbour ?? 'all';
+    const u = valueFor(target, find('unpaced', n));
+    const s = valueFor(target, find(other, n));
+    const change = percentChange(u, s);
+    const total = (arm: Arm) => {
+      const rs = metrics.filter((m) => m.arm === arm);
+      return rs.length ? rs.reduce((a, m) => a + m.rebufferCount, 0) : undefined;
+    };
+    return { target, unpaced: u, sammy: s, changePercent: change, verdict: judge(target, change, { sammyRebuffers: total(other), unpacedRebuffers: total('unpaced') }) };
+  });
+}
+
+function unitFor(t: Target): [string, number] {
+  switch (t.id) {
+    case 'chunkThroughput':
+      return ['Mbps', 1];
+    case 'meanBitrate':
+      return ['kbps', 0];
+    case 'rebuffers':
+      return ['', 0];
+    case 'tcpThroughput':
+      return ['Mbps', 1];
+    case 'videoRtt':
+      return ['ms', 2];
+    case 'udpDelay':
+      return ['ms', 2];
+    default:
+      return ['ms', 0];
+  }
+}
+
+export function renderMarkdown(input: {
+  config: BenchConfig;
+  env: BenchEnvironment;
+  metrics: RunMetrics[];
+  plots: string[];
+}): string {
+  const { config, env, metrics } = input;
+  const neighbours = config.neighbours.filter((n) => metrics.some((m) => m.neighbour === n));
+  const summaries = summarise(metrics, config.arms, ['all', ...neighbours]);
+  const L: string[] = [];
+  const bdp = (env.rateMbps * 1e6 * 0.005) / 8;
+  L.push(`# Lab bench: Sammy and its neighbours (${env.startedAt})`, '');
+  L.push(
+    `Bottleneck ${env.rateMbps} Mbit/s (tbf, burst ${env.burstBytes} B) with a drop-tail queue of ${env.queueBytes} B ` +
+      `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × 5 ms = ${bdp} B), on the router's egress toward the client. ` +
+      `Measured base RTT through the empty bottleneck: ${fmt(env.baseRttMs?.udpMedian, 3)} ms (UDP echo between Node processes, median; min ${fmt(env.baseRttMs?.udpMin, 3)} ms)` +
+      `${env.baseRttMs?.tcpMinRtt !== undefined ? `, TCP min_rtt of the video connections ${fmt(env.baseRttMs.tcpMinRtt, 3)} ms` : ''}. ` +
+      `No propagation delay is added (netem is not in this kernel), so the queue is sized from the paper's 5 ms RTT: ` +
+      `a full queue adds ${((env.queueBytes * 8) / (env.rateMbps * 1000)).toFixed(0)} ms.`,
+    '',
+    `Server congestion control: ${env.cc} (${env.ccPinnedBy}); bulk TCP neighbour: ${config.neighbourCc}. ` +
+      `Top video bitrate ${env.topVideoKbps} kbps (paper: 3300); flat cap ${env.capKbps} kbps. ` +
+      `Sessions of ${config.durationSeconds} s from the play request; ${config.runs} run(s) per arm × neighbour; seed ${config.seed}. ` +
+      `Content ${config.manifestPath}${config.contentSeconds ? ` (${config.contentSeconds} s)` : ''}; dash.js buffer target ${config.bufferSeconds ?? 'default (30 s at top quality)'}${config.bufferSeconds ? ' s' : ''}. ` +
+      `Kernel ${env.kernel}; ${env.chromium}.`,
+    '',
+  );
+  if (env.failedRuns.length) {
+    L.push(`**${env.failedRuns.length} run(s) failed** and are not in the tables:`, '');
+    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour} #${f.index}: ${f.error.split('\n')[0]}`);
+    L.push('');
+  }
+  L.push('Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.', '');
+
+  for (const n of ['all' as const, ...neighbours]) {
+    const rows = summaries.filter((s) => s.neighbour === n);
+    if (rows.length === 0) continue;
+    const title = n === 'all' ? 'Video metrics, all runs of each arm' : `Neighbour: ${NEIGHBOUR_LABELS[n]}`;
+    L.push(`## ${title}`, '');
+    const nm = n === 'all' || n === 'none' ? undefined : metrics.find((m) => m.neighbour === n)?.neighbourMetric;
+    const head = ['arm', 'runs', ...COLUMNS.map(([, h]) => h)];
+    if (nm) head.push(`${nm.name} p50 (${nm.unit})`, `p95`, `mean`);
+    L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+    for (const r of rows) {
+      const cells = [ARM_LABELS[r.arm], String(r.runs), ...COLUMNS.map(([k, , d]) => (k === 'medianPaceKbps' ? cell(r.metrics[k], d, 1 / 1000) : cell(r.metrics[k], d)))];
+      if (nm) cells.push(cell(r.neighbourP50, 2), cell(r.neighbourP95, 2), cell(r.neighbourMean, 2));
+      L.push(`| ${cells.join(' | ')} |`);
+    }
+    L.push('');
+  }
+
+  if (config.arms.includes('unpaced')) {
+    for (const other of config.arms.filter((a) => a !== 'unpaced')) {
+      const cmp = compare(summaries, metrics, other);
+      const isSammy = other === 'sammy';
+      L.push(`## ${ARM_LABELS[other]} against unpaced${isSammy ? ': the issue\'s targets' : ''}`, '');
+      L.push(`| metric | unpaced | ${other} | change | paper (lab) | ${isSammy ? 'target | verdict |' : ''}`);
+      L.push(`|---|---|---|---|---|${isSammy ? '---|---|' : ''}`);
+      for (const c of cmp) {
+        if (c.unpaced === undefined && c.sammy === undefined) continue;
+        const [unit, d] = unitFor(c.target);
+        const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? ''].filter(Boolean).join(', ');
+        const row = [c.target.what, `${fmt(c.unpaced, d)} ${unit}`, `${fmt(c.sammy, d)} ${unit}`, c.target.id === 'rebuffers' ? '' : signed(c.changePercent), paper || '—'];
+        if (isSammy) row.push(c.target.targetText, c.verdict.text);
+        L.push(`| ${row.join(' | ')} |`);
+      }
+      L.push('');
+    }
+  }
+
+  if (input.plots.length) {
+    L.push('## Plots', '');
+    for (const p of input.plots) L.push(`![${p}](plots/${p})`, '');
+  }
+  L.push('## Raw data', '', '- `runs/*.json`: everything each run recorded (page state, delivery records, queue samples, neighbour data)', '- `runs.csv`: one row of metrics per run', '- `summary.json`: the tables above as data', '');
+  return L.join('\n');
+}
+
+export function metricsCsv(metrics: RunMetrics[]): string {
+  const head = [
+    'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
+    'video_rtt_ms', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
+    'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors',
+  ];
+  const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
+  const rows = metrics.map((m) =>
+    [
+      m.arm, m.neighbour, m.index, m.startupDelayMs, m.rebufferCount, m.rebufferSeconds, m.meanBitrateKbps, m.chunkThroughputMbps, m.videoChunks,
+      m.videoRttMs, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
+      m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
+    ].map((x) => v(x as number | string | undefined)).join(','),
+  );
+  return [head.join(','), ...rows].join('\n') + '\n';
+}

@@ -1,0 +1,262 @@
+/**
+ * One run: a fresh lab server in the server namespace, one neighbour, one video session in a fresh
+ * browser context (empty history, as the paper reset it for both arms), measured for a fixed time.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { DeliveryRecord } from '@sammy/protocol';
+import { RECORDS_PATH } from '@sammy/protocol';
+import type { Arm, BenchConfig, Neighbour } from './config.js';
+import type { PageState, RawRun, TcpNeighbourResult, HttpFetch } from './measurements.js';
+import { startupDelayMs } from './measurements.js';
+import { inNs, sleep, start, waitForLine, type Child } from './processes.js';
+import type { Progress } from './progress.js';
+import { QueueMonitor } from './queue-monitor.js';
+import { nodeScript, PAGE_DIR, LAB_DIR } from './scripts.js';
+import { CLIENT_IP, SERVER_IP, type Topology } from './topology.js';
+
+export const SERVER_PORT = 8080;
+const UDP_PORT = 9000;
+const IPERF_PORT = 5201;
+/** Playback must start within this time, or the run fails. */
+const STARTUP_TIMEOUT_MS = 30_000;
+
+export interface RunContext {
+  topology: Topology;
+  browser: Browser;
+  config: BenchConfig;
+  /** The flat-cap arm's rtp, kbps (4 × top video bitrate). */
+  capKbps: number;
+  tmpDir: string;
+  progress: Progress;
+}
+
+function pageUrl(arm: Arm, role: string, ctx: RunContext): string {
+  const q = new URLSearchParams({ arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps) });
+  if (ctx.config.bufferSeconds !== undefined) q.set('buf', String(ctx.config.bufferSeconds));
+  return `http://${SERVER_IP}:${SERVER_PORT}/lab/index.html?${q}`;
+}
+
+export async function startLabServer(ctx: RunContext): Promise<Child> {
+  const [node, ...script] = nodeScript('lab-server');
+  const args = [
+    ...script,
+    '--host', SERVER_IP,
+    '--port', String(SERVER_PORT),
+    '--media', ctx.config.mediaDir,
+    '--page', PAGE_DIR,
+    '--cc', ctx.config.cc,
+    '--seed', String(ctx.config.seed),
+  ];
+  const server = start(...inNs(ctx.topology.server, node as string, args), { cwd: LAB_DIR });
+  await waitForLine(server, (l) => l.includes('"ready"'), 20_000, 'lab server');
+  return server;
+}
+
+async function readState(page: Page): Promise<PageState | undefined> {
+  return page.evaluate(() => (window as unknown as { __lab?: PageState }).__lab).catch(() => undefined);
+}
+
+async function liveStatus(page: Page): Promise<{ buffer?: number; bitrate?: number }> {
+  return page
+    .evaluate(() => {
+      const v = document.querySelector('video');
+      if (!v || v.buffered.length === 0) return {};
+      return { buffer: v.buffered.end(v.buffered.length - 1) - v.currentTime };
+    })
+    .catch(() => ({}));
+}
+
+async function openSession(browser: Browser, url: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+  return { context, page };
+}
+
+function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undefined {
+  try {
+    const r = JSON.parse(json) as {
+      start?: { tcp_mss_default?: number; test_start?: { congestion?: string } };
+      intervals?: Array<{ sum: { start: number; end: number; bits_per_second: number } }>;
+      end?: { sum_sent?: { retransmits?: number; seconds?: number }; sum_received?: { bits_per_second: number; seconds: number }; sender_tcp_congestion?: string };
+    };
+    if (!r.end?.sum_received) return undefined;
+    return {
+      startedAt,
+      seconds: r.end.sum_received.seconds,
+      meanMbps: r.end.sum_received.bits_per_second / 1e6,
+      retransmits: r.end.sum_sent?.retransmits ?? 0,
+      intervals: (r.intervals ?? []).map((i) => ({ t: startedAt + i.sum.end * 1000, mbps: i.sum.bits_per_second / 1e6 })),
+      congestionControl: r.end.sender_tcp_congestion ?? '',
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one arm × neighbour session and returns everything it measured. */
+export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, index: number): Promise<RawRun> {
+  const { topology: t, config } = ctx;
+  const errors: string[] = [];
+  const children: Child[] = [];
+  const contexts: BrowserContext[] = [];
+  const monitor = new QueueMonitor(t);
+  const tag = `${arm}-${neighbour}-${index}`;
+  const udpFile = join(ctx.tmpDir, `${tag}.udp.json`);
+  const httpFile = join(ctx.tmpDir, `${tag}.http.json`);
+  let udpSender: Child | undefined;
+  let udpReceiver: Child | undefined;
+  let iperfClient: Child | undefined;
+  let iperfStartedAt = 0;
+  let httpFetcher: Child | undefined;
+  let neighbourPage: Page | undefined;
+  try {
+    children.push(await startLabServer(ctx));
+    const sessionMs = config.durationSeconds * 1000;
+
+    if (neighbour === 'udp') {
+      const [node, ...script] = nodeScript('neighbours/udp-flow');
+      udpReceiver = start(...inNs(t.client, node as string, [...script, 'receive', '--bind', CLIENT_IP, '--port', String(UDP_PORT), '--out', udpFile]));
+      children.push(udpReceiver);
+      await waitForLine(udpReceiver, (l) => l === 'ready', 10_000, 'UDP receiver');
+      // Runs from before the play request to past the end: the flow is there the whole session.
+      udpSender = start(...inNs(t.server, node as string, [
+        ...script, 'send', '--to', CLIENT_IP, '--port', String(UDP_PORT),
+        '--rate-mbps', String(config.udpRateMbps), '--payload', String(config.udpPayloadBytes),
+        '--seconds', String(config.durationSeconds + 5),
+      ]));
+      children.push(udpSender);
+      await sleep(500);
+    }
+    if (neighbour === 'tcp') {
+      const server = start(...inNs(t.client, 'iperf3', ['-s', '-1', '--forceflush', '-B', CLIENT_IP, '-p', String(IPERF_PORT)]));
+      children.push(server);
+      await waitForLine(server, (l) => l.includes('Server listening'), 10_000, 'iperf3 server');
+    }
+
+    monitor.start();
+    const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx));
+    contexts.push(main.context);
+    const t0 = Date.now();
+    const endAt = t0 + sessionMs;
+
+    let startedAt: number | undefined;
+    let lastProgress = 0;
+    while (Date.now() < endAt) {
+      await sleep(250);
+      const now = Date.now();
+      if (startedAt === undefined) {
+        const s = await readState(main.page);
+        if (s?.startedAt !== undefined) {
+          startedAt = s.startedAt;
+          // Neighbours that start relative to playback.
+          if (neighbour === 'http') {
+            const [node, ...script] = nodeScript('neighbours/http-fetches');
+            httpFetcher = start(...inNs(t.client, node as string, [
+              ...script, '--url', `http://${SERVER_IP}:${SERVER_PORT}/lab/blob/${config.httpBytes}`,
+              '--until', String(endAt), '--gap-ms', String(config.httpGapMs), '--max', '1000', '--out', httpFile,
+            ]));
+            children.push(httpFetcher);
+          }
+        } else if (now - t0 > STARTUP_TIMEOUT_MS) {
+          throw new Error(`${tag}: playback did not start within ${STARTUP_TIMEOUT_MS / 1000} s (${s?.errors.join('; ') ?? 'no page state'})`);
+        }
+      }
+      if (startedAt !== undefined && neighbour === 'tcp' && !iperfClient && now >= startedAt + config.tcpStartAfterPlaybackSeconds * 1000) {
+        const seconds = Math.floor((endAt - now) / 1000);
+        if (seconds >= 2) {
+          iperfStartedAt = Date.now();
+          iperfClient = start(...inNs(t.server, 'iperf3', [
+            '-c', CLIENT_IP, '-p', String(IPERF_PORT), '-t', String(seconds), '-C', config.neighbourCc, '-J', '-i', '1',
+          ]));
+          children.push(iperfClient);
+        } else errors.push('session too short for the TCP neighbour');
+      }
+      if (startedAt !== undefined && neighbour === 'video' && !neighbourPage && now >= startedAt + config.videoNeighbourDelaySeconds * 1000) {
+        const second = await openSession(ctx.browser, pageUrl('unpaced', 'neighbour', ctx));
+        contexts.push(second.context);
+        neighbourPage = second.page;
+      }
+      if (now - lastProgress >= 1000) {
+        lastProgress = now;
+        const s = await readState(main.page);
+        const live = await liveStatus(main.page);
+        const lastChunk = s?.chunks.filter((c) => c.mediaType === 'video').at(-1);
+        const q = monitor.samples.at(-1);
+        ctx.progress.update({
+          elapsedSeconds: (now - t0) / 1000,
+          durationSeconds: config.durationSeconds,
+          started: startedAt !== undefined,
+          bufferSeconds: live.buffer,
+          bitrateKbps: s?.qualities.at(-1)?.kbps,
+          chunks: s?.chunks.length,
+          paceKbps: lastChunk?.server.appliedPaceKbps,
+          queueDelayMs: q ? (q.backlogBytes * 8) / (t.rateMbps * 1000) : undefined,
+          stalls: s?.stalls.length,
+          neighbour: neighbourStatus(neighbour, iperfClient, neighbourPage),
+        });
+      }
+    }
+
+    const page = await readState(main.page);
+    if (!page) throw new Error(`${tag}: could not read the page's measurements`);
+    const records = await main.page
+      .evaluate(async (path) => (await fetch(path, { cache: 'no-store' })).json() as Promise<DeliveryRecord[]>, RECORDS_PATH)
+      .catch((err: Error) => {
+        errors.push(`records: ${err.message}`);
+        return [] as DeliveryRecord[];
+      });
+    const second = neighbourPage ? await readState(neighbourPage) : undefined;
+    if (neighbour === 'video' && second && startupDelayMs(second) === undefined) errors.push('second session never started playing');
+
+    const queue = monitor.stop();
+    let udp: RawRun['udp'];
+    let udpSent: number | undefined;
+    if (udpReceiver && udpSender) {
+      await udpSender.stop();
+      udpSent = (() => {
+        try {
+          return (JSON.parse(udpSender.stdout().trim().split('\n').at(-1) ?? '{}') as { sent?: number }).sent;
+        } catch {
+          return undefined;
+        }
+      })();
+      await udpReceiver.stop();
+      udp = JSON.parse(readFileSync(udpFile, 'utf8')) as RawRun['udp'];
+    }
+    let tcp: TcpNeighbourResult | undefined;
+    if (iperfClient) {
+      await Promise.race([iperfClient.exited, sleep(5000)]);
+      tcp = parseIperf(iperfClient.stdout(), iperfStartedAt);
+      if (!tcp) errors.push(`iperf3: ${iperfClient.stderr().slice(-300) || iperfClient.stdout().slice(-300)}`);
+    }
+    let http: HttpFetch[] | undefined;
+    if (httpFetcher) {
+      await Promise.race([httpFetcher.exited, sleep(3000)]);
+      await httpFetcher.stop();
+      http = JSON.parse(readFileSync(httpFile, 'utf8')) as HttpFetch[];
+    }
+    return {
+      arm, neighbour, index, cc: config.cc, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
+      udp, udpSent, tcp, http, records, errors,
+    };
+  } finally {
+    monitor.stop();
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await Promise.all(children.map((c) => c.stop(2000)));
+    for (const f of [udpFile, httpFile]) rmSync(f, { force: true });
+  }
+}
+
+function neighbourStatus(n: Neighbour, iperf: Child | undefined, second: Page | undefined): string {
+  switch (n) {
+    case 'tcp':
+      return iperf ? 'tcp: running' : 'tcp: waiting';
+    case 'video':
+      return second ? 'video: second session on' : 'video: waiting';
+    default:
+      return n === 'none' ? '' : `${n}: on`;
+  }
+}

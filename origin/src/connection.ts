@@ -1,0 +1,77 @@
+/**
+ * Per-connection pacing state. A kernel pace stays on the socket after its response, so the
+ * next request on a kept-alive connection must reset it when it asks for none.
+ */
+import type { Socket } from 'node:net';
+import {
+  getCongestionControl,
+  readTcpInfo,
+  setCongestionControl,
+  setMaxPacingRate,
+  socketFd,
+} from './socket-options.js';
+import type { TcpInfo } from './tcp-info.js';
+
+export interface ConnectionState {
+  /** A kernel pace ceiling is set on the socket. */
+  kernelPaced: boolean;
+  /** Congestion control in force, once read. */
+  congestionControl?: string;
+  /** The configured congestion control was applied (or tried) on this connection. */
+  configuredCcApplied: boolean;
+  /** Responses on this socket not yet finished (more than one only with HTTP/1.1 pipelining). */
+  inFlight: number;
+}
+
+const connections = new WeakMap<Socket, ConnectionState>();
+
+export function connectionState(socket: Socket): ConnectionState {
+  let state = connections.get(socket);
+  if (!state) {
+    state = { kernelPaced: false, configuredCcApplied: false, inFlight: 0 };
+    connections.set(socket, state);
+  }
+  return state;
+}
+
+/** Socket operations on a connection; every one is a no-op off a plain TCP socket and may throw SocketOptionError. */
+export class ConnectionSocket {
+  constructor(
+    readonly socket: Socket,
+    readonly state: ConnectionState = connectionState(socket),
+  ) {}
+
+  get fd(): number | undefined {
+    return socketFd(this.socket);
+  }
+
+  /** Sets (bytes/s) or removes (null) the kernel pace ceiling. Returns false when there is no fd. */
+  setKernelPace(bytesPerSecond: number | null): boolean {
+    const fd = this.fd;
+    if (fd === undefined) return false;
+    if (bytesPerSecond === null && !this.state.kernelPaced) return true;
+    setMaxPacingRate(fd, bytesPerSecond);
+    this.state.kernelPaced = bytesPerSecond !== null;
+    return true;
+  }
+
+  tcpInfo(): TcpInfo | undefined {
+    const fd = this.fd;
+    return fd === undefined ? undefined : readTcpInfo(fd);
+  }
+
+  setCongestionControl(name: string): void {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    setCongestionControl(fd, name);
+    this.state.congestionControl = getCongestionControl(fd);
+  }
+
+  congestionControl(): string | undefined {
+    const fd = this.fd;
+    if (this.state.congestionControl === undefined && fd !== undefined) {
+      this.state.congestionControl = getCongestionControl(fd);
+    }
+    return this.state.congestionControl;
+  }
+}

@@ -1,0 +1,78 @@
+/** The test ladder: what to encode, and the ffmpeg arguments that encode it. */
+
+export interface Rung {
+  /** Nominal video bitrate, kbps (the MPD's `bandwidth` / 1000). */
+  kbps: number;
+  width: number;
+  height: number;
+}
+
+export interface LadderSpec {
+  rungs: readonly Rung[];
+  durationS: number;
+  segmentS: number;
+  fps: number;
+  audioKbps: number;
+  /** x264 preset: speed matters more than efficiency for test content. */
+  preset: string;
+}
+
+/** 300 kbps to 6 Mbps, 4 s segments, 60 s: at most ~70 s of encoding on two cores. */
+export const DEFAULT_LADDER: LadderSpec = {
+  rungs: [
+    { kbps: 300, width: 426, height: 240 },
+    { kbps: 750, width: 640, height: 360 },
+    { kbps: 1500, width: 854, height: 480 },
+    { kbps: 3000, width: 1280, height: 720 },
+    { kbps: 6000, width: 1280, height: 720 },
+  ],
+  durationS: 60,
+  segmentS: 4,
+  fps: 24,
+  audioKbps: 128,
+  preset: 'ultrafast',
+};
+
+export const INIT_SEGMENT_TEMPLATE = 'init-$RepresentationID$.m4s';
+export const MEDIA_SEGMENT_TEMPLATE = 'seg-$RepresentationID$-$Number%05d$.m4s';
+
+/**
+ * ffmpeg arguments for a DASH ladder: one synthetic source (test pattern plus temporal noise, so
+ * every rung is busy enough to fill its bitrate) split into the rungs, each x264 CBR with HRD
+ * filler (nal-hrd=cbr, minrate = maxrate = bitrate, 1 s VBV) so each segment's size stays close
+ * to its nominal bandwidth; closed GOPs of exactly one segment; AAC audio in its own adaptation set.
+ */
+export function ladderFfmpegArgs(spec: LadderSpec, manifestPath: string): string[] {
+  const top = spec.rungs.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  const n = spec.rungs.length;
+  const gop = spec.segmentS * spec.fps;
+  const splits = spec.rungs.map((_, i) => `[s${i}]`).join('');
+  const scales = spec.rungs.map((r, i) => `[s${i}]scale=${r.width}:${r.height}[v${i}]`).join(';');
+  const filter = `[0:v]noise=alls=12:allf=t,split=${n}${splits};${scales}`;
+  const perRung = spec.rungs.flatMap((r, i) => [
+    '-map', `[v${i}]`,
+    `-b:v:${i}`, `${r.kbps}k`,
+    `-minrate:v:${i}`, `${r.kbps}k`,
+    `-maxrate:v:${i}`, `${r.kbps}k`,
+    `-bufsize:v:${i}`, `${r.kbps}k`,
+  ]);
+  return [
+    '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-y',
+    '-f', 'lavfi', '-i', `testsrc2=size=${top.width}x${top.height}:rate=${spec.fps}:duration=${spec.durationS}`,
+    '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=4:sample_rate=48000:duration=${spec.durationS}`,
+    '-filter_complex', filter,
+    ...perRung,
+    '-map', '1:a',
+    '-c:v', 'libx264', '-preset', spec.preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p',
+    '-g', String(gop), '-keyint_min', String(gop), '-sc_threshold', '0',
+    '-x264-params', 'nal-hrd=cbr:force-cfr=1',
+    '-c:a', 'aac', '-b:a', `${spec.audioKbps}k`, '-ac', '2',
+    '-f', 'dash',
+    '-seg_duration', String(spec.segmentS),
+    '-use_template', '1', '-use_timeline', '0',
+    '-init_seg_name', INIT_SEGMENT_TEMPLATE,
+    '-media_seg_name', MEDIA_SEGMENT_TEMPLATE,
+    '-adaptation_sets', 'id=0,streams=v id=1,streams=a',
+    manifestPath,
+  ];
+}

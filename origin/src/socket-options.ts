@@ -1,0 +1,139 @@
+/**
+ * Linux socket options the origin needs, called through koffi (FFI, prebuilt: no compiler, no shelling out).
+ * Every function throws `SocketOptionError` on failure; callers decide whether to fall back.
+ */
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+import { parseTcpInfo, TCP_INFO_MAX_BYTES, type TcpInfo } from './tcp-info.js';
+
+const SOL_SOCKET = 1;
+const SO_MAX_PACING_RATE = 47;
+const IPPROTO_TCP = 6;
+const TCP_INFO = 11;
+const TCP_CONGESTION = 13;
+const TCP_MAXSEG = 2;
+const AF_INET = 2;
+const SOCK_STREAM = 1;
+/** TCP_CA_NAME_MAX in the kernel. */
+const CONGESTION_NAME_MAX = 16;
+/** `~0` as u64: no pacing ceiling. */
+const UNLIMITED = 0xffff_ffff_ffff_ffffn;
+
+export class SocketOptionError extends Error {}
+
+interface Libc {
+  setsockopt(fd: number, level: number, name: number, value: Buffer, len: number): number;
+  getsockopt(fd: number, level: number, name: number, value: Buffer, len: number[]): number;
+  socket(domain: number, type: number, protocol: number): number;
+  close(fd: number): number;
+  errno(): number;
+}
+
+let libc: Libc | null | undefined;
+let loadError: string | undefined;
+
+/** Loads libc once; null (with `loadError` set) off Linux or when koffi cannot load. */
+function loadLibc(): Libc | null {
+  if (libc !== undefined) return libc;
+  if (process.platform !== 'linux') {
+    loadError = `kernel pacing needs Linux (this is ${process.platform})`;
+    return (libc = null);
+  }
+  try {
+    // koffi is CommonJS with a native part; createRequire keeps this module ESM.
+    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+    const lib = koffi.load('libc.so.6');
+    libc = {
+      setsockopt: lib.func('int setsockopt(int, int, int, const void *, uint32_t)'),
+      getsockopt: lib.func('int getsockopt(int, int, int, _Out_ void *, _Inout_ uint32_t *)'),
+      socket: lib.func('int socket(int, int, int)'),
+      close: lib.func('int close(int)'),
+      errno: () => koffi.errno(),
+    } as Libc;
+  } catch (err) {
+    loadError = `cannot load libc through koffi: ${(err as Error).message}`;
+    libc = null;
+  }
+  return libc;
+}
+
+function requireLibc(): Libc {
+  const c = loadLibc();
+  if (!c) throw new SocketOptionError(loadError ?? 'libc unavailable');
+  return c;
+}
+
+/** The file descriptor under a plain TCP socket; undefined for TLS, pipes or closed sockets. */
+export function socketFd(socket: Socket): number | undefined {
+  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
+}
+
+function set(fd: number, level: number, name: number, value: Buffer, what: string): void {
+  const c = requireLibc();
+  if (c.setsockopt(fd, level, name, value, value.length) !== 0) {
+    throw new SocketOptionError(`setsockopt(${what}) failed on fd ${fd}: errno ${c.errno()}`);
+  }
+}
+
+function get(fd: number, level: number, name: number, size: number, what: string): Buffer {
+  const c = requireLibc();
+  const buf = Buffer.alloc(size);
+  const len = [size];
+  if (c.getsockopt(fd, level, name, buf, len) !== 0) {
+    throw new SocketOptionError(`getsockopt(${what}) failed on fd ${fd}: errno ${c.errno()}`);
+  }
+  return buf.subarray(0, len[0]);
+}
+
+/** Sets SO_MAX_PACING_RATE in bytes per second; `null` removes the ceiling. */
+export function setMaxPacingRate(fd: number, bytesPerSecond: number | null): void {
+  const value = Buffer.alloc(8);
+  value.writeBigUInt64LE(bytesPerSecond === null ? UNLIMITED : BigInt(Math.round(bytesPerSecond)));
+  set(fd, SOL_SOCKET, SO_MAX_PACING_RATE, value, 'SO_MAX_PACING_RATE');
+}
+
+/**
+ * Caps the segment size (TCP_MAXSEG). Set on a listening socket it applies to every connection it accepts.
+ * Loopback segments are up to 64 KB: tests and benchmarks cap them to Ethernet's 1448 bytes so the kernel
+ * paces in realistic steps instead of 64 KB lumps.
+ */
+export function setMaxSegmentSize(fd: number, bytes: number): void {
+  const value = Buffer.alloc(4);
+  value.writeInt32LE(bytes);
+  set(fd, IPPROTO_TCP, TCP_MAXSEG, value, `TCP_MAXSEG ${bytes}`);
+}
+
+export function setCongestionControl(fd: number, name: string): void {
+  set(fd, IPPROTO_TCP, TCP_CONGESTION, Buffer.from(name, 'latin1'), `TCP_CONGESTION ${name}`);
+}
+
+export function getCongestionControl(fd: number): string {
+  const raw = get(fd, IPPROTO_TCP, TCP_CONGESTION, CONGESTION_NAME_MAX, 'TCP_CONGESTION');
+  const nul = raw.indexOf(0);
+  return raw.subarray(0, nul < 0 ? raw.length : nul).toString('latin1');
+}
+
+export function readTcpInfo(fd: number): TcpInfo {
+  return parseTcpInfo(get(fd, IPPROTO_TCP, TCP_INFO, TCP_INFO_MAX_BYTES, 'TCP_INFO'));
+}
+
+/**
+ * Whether this process can pace sockets in the kernel: tries SO_MAX_PACING_RATE on a fresh,
+ * unconnected TCP socket. Returns the reason when it cannot.
+ */
+export function probeKernelPacing(): { available: true } | { available: false; reason: string } {
+  const c = loadLibc();
+  if (!c) return { available: false, reason: loadError ?? 'libc unavailable' };
+  const fd = c.socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return { available: false, reason: `socket() failed: errno ${c.errno()}` };
+  try {
+    setMaxPacingRate(fd, 1_000_000);
+    setMaxPacingRate(fd, null);
+    return { available: true };
+  } catch (err) {
+    return { available: false, reason: (err as Error).message };
+  } finally {
+    c.close(fd);
+  }
+}
