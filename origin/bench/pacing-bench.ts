@@ -40,8 +40,12 @@ async function startServer(mediaDir: string, mode: Mechanism): Promise<BenchServ
   });
   const next = () =>
     new Promise<BenchServerMessage>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as BenchServerMessage));
-      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+      const onExit = (code: number | null) => reject(new Error(`bench server exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (m) => {
+        child.off('exit', onExit);
+        resolve(m as BenchServerMessage);
+      });
     });
   const ready = await next();
   if (!('url' in ready)) throw new Error('bench server did not start');

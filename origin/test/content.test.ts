@@ -162,10 +162,10 @@ describe('serving the ladder', () => {
     await waitFor(() => origin.pacing.records.subscriberCount === 1);
     const path = `${base}/seg-1-00003.m4s`;
     const res = await get(origin, `${path}?${cmcdQuery(2000)}`);
-    await waitFor(() => events.some((e) => e.path === '/default/seg-1-00003.m4s'));
+    await waitFor(() => events.some((e) => e.path === path));
     sse.destroy();
     expect(contentType).toMatch(/^text\/event-stream/);
-    const record = events.find((e) => e.path === '/default/seg-1-00003.m4s')!;
+    const record = events.find((e) => e.path === path)!;
     expect(record).toMatchObject({ status: 200, bytes: res.body.length, requestedRtpKbps: 2000, appliedPaceKbps: 2000, mechanism: 'kernel', aborted: false });
     expect(record.achievedKbps).toBeGreaterThan(0);
     // The stream's listener goes when the client does.

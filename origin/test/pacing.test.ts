@@ -49,7 +49,7 @@ describe.each(['kernel', 'userspace'] as const)('%s pacing', (mechanism) => {
     const res = await get(origin, `/media/test/seg-8000.m4s?${cmcdQuery(8000)}&keep=1`, { agent });
     expect(res.status).toBe(200);
     const records = (await get(origin, RECORDS_PATH)).body;
-    const last = (JSON.parse(records.toString()) as DeliveryRecord[]).filter((r) => r.path === '/test/seg-8000.m4s').at(-1)!;
+    const last = (JSON.parse(records.toString()) as DeliveryRecord[]).filter((r) => r.path === '/media/test/seg-8000.m4s').at(-1)!;
     expect(last).toMatchObject({ requestedRtpKbps: 8000, appliedPaceKbps: 8000, mechanism, bytes: bodyBytesFor(8000), aborted: false, status: 200 });
     expect(relativeError(last.achievedKbps, 8000)).toBeLessThanOrEqual(PACING_TOLERANCE);
     expect(last.retransmits).toBe(0);
