@@ -8,6 +8,7 @@ import {
   readTcpInfo,
   setCongestionControl,
   setMaxPacingRate,
+  setSendBuffer,
   socketFd,
 } from './socket-options.js';
 import type { TcpInfo } from './tcp-info.js';
@@ -22,6 +23,16 @@ export interface ConnectionState {
   /** Responses on this socket not yet finished (more than one only with HTTP/1.1 pipelining). */
   inFlight: number;
 }
+
+/**
+ * Send buffer of a paced socket: about a second of data at the pace. The kernel drains a paced
+ * socket slowly; with the default autotuned buffer Node is woken to refill it every few tens of
+ * ms per socket, and those wake-ups, not the pacing, are what paced serving costs in CPU
+ * (bench: 1.2–1.4× unpaced without, 0.7–1.2× with). Costs kernel memory only while data is queued.
+ */
+const PACED_SEND_BUFFER_SECONDS = 1;
+const MIN_PACED_SEND_BUFFER = 256 * 1024;
+const MAX_PACED_SEND_BUFFER = 4 * 1024 * 1024;
 
 const connections = new WeakMap<Socket, ConnectionState>();
 
@@ -51,6 +62,14 @@ export class ConnectionSocket {
     if (fd === undefined) return false;
     if (bytesPerSecond === null && !this.state.kernelPaced) return true;
     setMaxPacingRate(fd, bytesPerSecond);
+    if (bytesPerSecond !== null) {
+      const bytes = Math.min(MAX_PACED_SEND_BUFFER, Math.max(MIN_PACED_SEND_BUFFER, bytesPerSecond * PACED_SEND_BUFFER_SECONDS));
+      try {
+        setSendBuffer(fd, bytes);
+      } catch {
+        // Only an optimisation: pacing works with the default buffer.
+      }
+    }
     this.state.kernelPaced = bytesPerSecond !== null;
     return true;
   }

@@ -8,6 +8,7 @@ import { parseTcpInfo, TCP_INFO_MAX_BYTES, type TcpInfo } from './tcp-info.js';
 
 const SOL_SOCKET = 1;
 const SO_MAX_PACING_RATE = 47;
+const SO_SNDBUF = 7;
 const IPPROTO_TCP = 6;
 const TCP_INFO = 11;
 const TCP_CONGESTION = 13;
@@ -91,6 +92,13 @@ export function setMaxPacingRate(fd: number, bytesPerSecond: number | null): voi
   const value = Buffer.alloc(8);
   value.writeBigUInt64LE(bytesPerSecond === null ? UNLIMITED : BigInt(Math.round(bytesPerSecond)));
   set(fd, SOL_SOCKET, SO_MAX_PACING_RATE, value, 'SO_MAX_PACING_RATE');
+}
+
+/** Sets SO_SNDBUF (the kernel doubles it, and caps it at net.core.wmem_max). */
+export function setSendBuffer(fd: number, bytes: number): void {
+  const value = Buffer.alloc(4);
+  value.writeInt32LE(Math.round(bytes));
+  set(fd, SOL_SOCKET, SO_SNDBUF, value, `SO_SNDBUF ${bytes}`);
 }
 
 /**
