@@ -69,7 +69,7 @@ function onRecord(record: DeliveryRecord): void {
 
 function onServerTiming({ time, url, report }: TimedReport): void {
   if (time < sessionStartedAt) return;
-  // What the server says it used: shows whether it honoured the header (the origin needs --allow-client-cc).
+  // What the server says it used: shows whether it honoured the header (`npm start` honours it; `--no-client-cc` turns that off).
   const cc = report.congestionControl;
   if (cc !== undefined) ccLabel.textContent = state.cc === undefined || state.cc === cc ? `server uses ${cc}` : `server kept ${cc}`;
   if (report.rttMs !== undefined) graph.series.rtt.push(time, report.rttMs);

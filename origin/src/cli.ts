@@ -18,7 +18,8 @@ Options:
                       generated test ladder, /media/default/manifest.mpd)
   --pacing <mode>     ${PACING_MODES.join(' | ')} (default: auto = kernel where available)
   --cc <name>         congestion control per connection: ${CONGESTION_CONTROLS.join(' | ')} (default: system's)
-  --allow-client-cc   honour the Sammy-Congestion-Control request header
+  --no-client-cc      ignore the Sammy-Congestion-Control request header (honoured by
+                      default here: the demo page's congestion-control control uses it)
   --min-pace <kbps>   lowest pace applied (default 1024)
   --max-pace <kbps>   highest pace applied (default 1000000)
   -h, --help          this text
@@ -45,7 +46,7 @@ try {
       'media-dir': { type: 'string' },
       pacing: { type: 'string' },
       cc: { type: 'string' },
-      'allow-client-cc': { type: 'boolean' },
+      'no-client-cc': { type: 'boolean' },
       'min-pace': { type: 'string' },
       'max-pace': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -72,7 +73,7 @@ const origin = await startOrigin({
   mediaDir: mediaDir ?? DEFAULT_MEDIA_ROOT,
   pacing: values.pacing as PacingMode | undefined,
   congestionControl: values.cc as CongestionControl | undefined,
-  allowClientCongestionControl: values['allow-client-cc'],
+  allowClientCongestionControl: !values['no-client-cc'],
   minPaceKbps: numberOption('min-pace', values['min-pace']),
   maxPaceKbps: numberOption('max-pace', values['max-pace']),
 });
