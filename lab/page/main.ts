@@ -10,37 +10,11 @@
  * it holds for the very first request). The page records what the bench measures into `window.__lab`.
  */
 import { reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from '@sammy/protocol';
+import type { PageState } from '../src/page-state.js';
 import { attach } from '@sammy/player-plugin';
 import { MediaPlayer, type LogLevel } from 'dashjs';
 
 const LOG_LEVEL_WARNING = 3 as LogLevel;
-
-interface Chunk {
-  url: string;
-  mediaType: string;
-  /** ms since the epoch, request sent → last byte. */
-  start: number;
-  end: number;
-  bytes: number;
-  bitrateKbps: number;
-  segmentSeconds: number;
-  server: PacingReport;
-}
-
-interface LabState {
-  arm: string;
-  role: string;
-  playRequestedAt: number;
-  startedAt?: number;
-  stalls: Array<{ start: number; end?: number }>;
-  qualities: Array<{ t: number; kbps: number }>;
-  chunks: Chunk[];
-  paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;
-  /** Sammy's phase changes (initial ↔ playing). */
-  phases: Array<{ t: number; phase: string }>;
-  errors: string[];
-  ended: boolean;
-}
 
 const params = new URLSearchParams(location.search);
 const arm = params.get('arm') ?? 'unpaced';
@@ -51,7 +25,7 @@ const bufferSeconds = Number(params.get('buf') ?? 'NaN');
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-const state: LabState = {
+const state: PageState = {
   arm,
   role: params.get('role') ?? 'main',
   playRequestedAt: 0,
@@ -63,7 +37,7 @@ const state: LabState = {
   errors: [],
   ended: false,
 };
-(window as unknown as { __lab: LabState }).__lab = state;
+(window as unknown as { __lab: PageState }).__lab = state;
 
 // Resource Timing keeps 250 entries by default; a session has more requests than that.
 performance.setResourceTimingBufferSize(100_000);

@@ -14,6 +14,7 @@ import {
   isNeighbour,
   NEIGHBOURS,
   PAPER_BDP_BYTES,
+  PAPER_NEIGHBOURS,
   QUEUE_BDP_MULTIPLE,
   type BenchConfig,
 } from './config.js';
@@ -105,12 +106,7 @@ async function main(): Promise<void> {
     contentSeconds: values['content-seconds'] !== undefined ? Math.round(positive(values['content-seconds'], 60, 'content-seconds')) : undefined,
     bufferSeconds: values['buffer-seconds'] !== undefined ? positive(values['buffer-seconds'], 30, 'buffer-seconds') : undefined,
     mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
-    tcpStartAfterPlaybackSeconds: 10,
-    videoNeighbourDelaySeconds: 5,
-    httpBytes: 3_000_000,
-    httpGapMs: 500,
-    udpRateMbps: 5,
-    udpPayloadBytes: 1200,
+    ...PAPER_NEIGHBOURS,
     resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
     plainProgress: values.plain ?? false,
   };

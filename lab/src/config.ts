@@ -33,6 +33,18 @@ export const QUEUE_BDP_MULTIPLE = 4;
 /** 40 Mbps × 5 ms = 25 000 bytes; × 4 = 100 000 bytes. */
 export const PAPER_BDP_BYTES = (BOTTLENECK_MBPS * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
 
+/** The neighbours as the paper's lab ran them (Section 6); the CLI and the smoke test both use these. */
+export const PAPER_NEIGHBOURS = {
+  /** The bulk TCP flow starts this long after playback starts. */
+  tcpStartAfterPlaybackSeconds: 10,
+  /** The second video session starts this long after the first one's playback starts. */
+  videoNeighbourDelaySeconds: 5,
+  httpBytes: 3_000_000,
+  httpGapMs: 500,
+  udpRateMbps: 5,
+  udpPayloadBytes: 1200,
+} as const;
+
 export interface BenchConfig {
   arms: Arm[];
   neighbours: Neighbour[];

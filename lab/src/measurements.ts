@@ -2,33 +2,13 @@
  * What one run records (raw, saved as JSON) and the metrics derived from it.
  */
 import type { DeliveryRecord, PacingReport } from '@sammy/protocol';
+import type { PageState } from './page-state.js';
+
+export type { PageState } from './page-state.js';
 import type { Arm, Neighbour } from './config.js';
 import { mean, quantile } from './stats.js';
 import type { QueueSample } from './topology.js';
 
-/** What the lab page puts in `window.__lab` (see page/main.ts). */
-export interface PageState {
-  arm: string;
-  role: string;
-  playRequestedAt: number;
-  startedAt?: number;
-  stalls: Array<{ start: number; end?: number }>;
-  qualities: Array<{ t: number; kbps: number }>;
-  chunks: Array<{
-    url: string;
-    mediaType: string;
-    start: number;
-    end: number;
-    bytes: number;
-    bitrateKbps: number;
-    segmentSeconds: number;
-    server: PacingReport;
-  }>;
-  paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;
-  phases: Array<{ t: number; phase: string }>;
-  errors: string[];
-  ended: boolean;
-}
 
 export interface HttpFetch {
   start: number;
@@ -158,9 +138,7 @@ export function chunkThroughputMbps(p: PageState): number | undefined {
 export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number } {
   const videoPaths = videoChunks(run.page).map((c) => pathOf(c.url));
   const from = run.page.playRequestedAt;
-  // A record's path is the request path as the middleware saw it: under an Express mount
-  // (app.use('/media', …)) that is without the mount prefix, so match on the path's end.
-  const isVideo = (path: string): boolean => path.length > 1 && videoPaths.some((p) => p === path || p.endsWith(path));
+  const isVideo = (path: string): boolean => videoPaths.includes(path);
   const recs = run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path));
   const fromRecords = quantile(recs.map((r) => r.rttMs as number), 0.5);
   const st = videoChunks(run.page).map((c) => c.server);

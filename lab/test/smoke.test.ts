@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownNamespacesGone, runBench, type BenchResult } from '../src/bench.js';
-import { BOTTLENECK_MBPS, PAPER_BDP_BYTES, QUEUE_BDP_MULTIPLE, type BenchConfig } from '../src/config.js';
+import { BOTTLENECK_MBPS, PAPER_BDP_BYTES, PAPER_NEIGHBOURS, QUEUE_BDP_MULTIPLE, type BenchConfig } from '../src/config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, ensureMedia } from '../src/media.js';
 import { namespaceSupport } from '../src/topology.js';
 
@@ -33,12 +33,7 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
       rateMbps: BOTTLENECK_MBPS,
       manifestPath: DEFAULT_MANIFEST_PATH,
       mediaDir: DEFAULT_MEDIA_ROOT,
-      tcpStartAfterPlaybackSeconds: 10,
-      videoNeighbourDelaySeconds: 5,
-      httpBytes: 3_000_000,
-      httpGapMs: 500,
-      udpRateMbps: 5,
-      udpPayloadBytes: 1200,
+      ...PAPER_NEIGHBOURS,
       resultsDir,
       plainProgress: true,
     };

@@ -142,11 +142,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     const paceKbps = requestedRtpKbps !== undefined && resolved.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minKbps, maxKbps) : undefined;
     let mechanism: PacingMechanism = paceKbps === undefined ? 'none' : resolved.mechanism;
 
-    try {
-      applyCongestionControl(conn, req);
-    } catch (err) {
-      log.debug(`sammy: congestion control: ${(err as Error).message}`);
-    }
+    applyCongestionControl(conn, req);
 
     // The kernel pace (or its reset) goes on the socket before the first body byte. With HTTP/1.1
     // pipelining an earlier response may still be sending on this socket: then wait for the first write.

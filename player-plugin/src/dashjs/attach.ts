@@ -114,9 +114,14 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     }
   }
 
+  /** The ladder tops, read from dash.js once per request. */
+  function ladderTops(): Record<MediaKind, number> {
+    return { video: topBitrateKbps('video'), audio: topBitrateKbps('audio') };
+  }
+
   /** The buffer that stalls first: the pace is shared by audio and video, so it follows the lower one. */
-  function sessionBufferLevel(): number {
-    const levels = (['video', 'audio'] as const).filter((t) => topBitrateKbps(t) > 0).map(bufferLevel);
+  function sessionBufferLevel(tops: Record<MediaKind, number>): number {
+    const levels = (['video', 'audio'] as const).filter((t) => tops[t] > 0).map(bufferLevel);
     return levels.length > 0 ? Math.min(...levels) : bufferLevel('video');
   }
 
@@ -136,13 +141,13 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
    * requests carry the same value, so on an HTTP/2 or HTTP/3 connection, where the server's
    * pace holds for the whole connection, an audio request can never throttle a video download.
    */
-  function currentPace(): number | undefined {
+  function currentPace(tops: Record<MediaKind, number>): number | undefined {
     if (!enabled) return undefined;
     return decidePace({
       phase,
-      bufferLevelSeconds: sessionBufferLevel(),
+      bufferLevelSeconds: sessionBufferLevel(tops),
       maxBufferSeconds: maxBufferSeconds(),
-      topBitrateKbps: topBitrateKbps('video') + topBitrateKbps('audio'),
+      topBitrateKbps: tops.video + tops.audio,
       parameters,
     });
   }
@@ -189,7 +194,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       const mediaType = fragment?.mediaType;
       const isMedia = fragment?.type === MEDIA_SEGMENT_TYPE && isMediaKind(mediaType);
       // Manifest, init and other requests never carry rtp; media requests carry this request's pace.
-      const rtp = isMedia ? currentPace() : undefined;
+      const tops = isMedia ? ladderTops() : undefined;
+      const rtp = tops ? currentPace(tops) : undefined;
       const written = writeRtp({ url: request.url, headers: request.headers ?? {} }, rtp, cmcdMode);
       request.url = written.url;
       request.headers = written.headers;
@@ -206,7 +212,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
           bufferLevelSeconds: bufferLevel(mediaType),
           throughputKbps: throughputEstimate(mediaType),
           bitrateKbps,
-          topBitrateKbps: topBitrateKbps('video'),
+          topBitrateKbps: tops?.video ?? 0,
           paceRateKbps: rtp,
           url,
         });

@@ -1,0 +1,33 @@
+/**
+ * What the lab page records into `window.__lab` (page/main.ts writes it, the bench reads it).
+ * Types only, so the browser page and the Node bench share one definition.
+ */
+import type { PacingReport } from '@sammy/protocol';
+
+/** One media segment download, as the page measured it. */
+export interface PageChunk {
+  url: string;
+  mediaType: string;
+  /** ms since the epoch, request sent → last byte. */
+  start: number;
+  end: number;
+  bytes: number;
+  bitrateKbps: number;
+  segmentSeconds: number;
+  server: PacingReport;
+}
+
+export interface PageState {
+  arm: string;
+  role: string;
+  playRequestedAt: number;
+  startedAt?: number;
+  stalls: Array<{ start: number; end?: number }>;
+  qualities: Array<{ t: number; kbps: number }>;
+  chunks: PageChunk[];
+  paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;
+  /** Sammy's phase changes (initial ↔ playing). */
+  phases: Array<{ t: number; phase: string }>;
+  errors: string[];
+  ended: boolean;
+}
