@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './src/chromium.js';
+import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 
 export default defineConfig({
   testDir: 'tests',

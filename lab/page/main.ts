@@ -146,9 +146,24 @@ player.on('qualityChangeRendered' as never, ((e: { mediaType?: string; newRepres
 
 player.on('error' as never, ((e: unknown) => state.errors.push(JSON.stringify(e).slice(0, 500))) as never);
 
+/** The requests that made up the startup delay, from Resource Timing (names without their query). */
+function startupRequests(until: number): PageState['startupRequests'] {
+  const origin = performance.timeOrigin;
+  return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((e) => origin + e.startTime <= until)
+    .map((e) => ({
+      name: new URL(e.name).pathname.split('/').pop() ?? e.name,
+      start: origin + e.startTime - state.playRequestedAt,
+      end: origin + e.responseEnd - state.playRequestedAt,
+    }));
+}
+
 video.addEventListener('playing', () => {
   const now = epochNow();
-  if (state.startedAt === undefined) state.startedAt = now;
+  if (state.startedAt === undefined) {
+    state.startedAt = now;
+    state.startupRequests = startupRequests(now);
+  }
   const open = state.stalls[state.stalls.length - 1];
   if (open && open.end === undefined) open.end = now;
 });
@@ -160,5 +175,13 @@ video.addEventListener('waiting', () => {
 });
 video.addEventListener('ended', () => (state.ended = true));
 
-state.playRequestedAt = epochNow();
-player.initialize(video, mpd, true);
+/** The play request: the startup delay counts from here. */
+function play(): void {
+  state.playRequestedAt = epochNow();
+  player.initialize(video, mpd, true);
+}
+// `?start=manual`: the bench presses play once the page has settled, as a viewer clicks play some
+// time after the page loaded, so page-load work (script compile, renderer start) stays out of the
+// startup delay. Otherwise play at once.
+if (params.get('start') === 'manual') (window as unknown as { __labPlay: () => void }).__labPlay = play;
+else play();

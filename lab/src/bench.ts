@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchInNamespace, CHROMIUM, type NamespacedBrowser } from './browser.js';
+import { launchInNamespace, type NamespacedBrowser } from './browser.js';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
@@ -25,6 +25,8 @@ import {
   SERVER_IP,
   type Topology,
 } from './topology.js';
+
+const WARM_UP_SECONDS = 6;
 
 export interface BenchResult {
   dir: string;
@@ -88,6 +90,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   // Teardown must happen on every exit path: normal, exception, Ctrl-C, SIGTERM.
   const names = namesFor(process.pid);
   let browser: NamespacedBrowser | undefined;
+  let topologyDelay: Topology['delayLine'];
   let tornDown = false;
   const teardown = (): void => {
     if (tornDown) return;
@@ -121,20 +124,29 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const metrics: RunMetrics[] = [];
   const wallStart = Date.now();
   try {
-    const topology = await createTopology({ rateMbps: config.rateMbps, queueBytes: config.queueBytes });
+    const topology = await createTopology({ rateMbps: config.rateMbps, queueBytes: config.queueBytes, rttMs: config.rttMs });
     env.burstBytes = topology.burstBytes;
+    env.addedRttMs = topology.rttMs;
+    topologyDelay = topology.delayLine;
     const nsDefault = await pinNamespaceCongestionControl(topology.server, config.cc);
     env.ccPinnedBy = nsDefault
       ? 'server namespace default (sysctl) and per socket (origin middleware)'
       : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
     env.baseRttMs = await measureBaseRtt(topology);
     progress.log(
-      `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
+      `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
         `server cc ${config.cc}; top video ${topKbps} kbps`,
     );
     browser = await launchInNamespace(topology.client);
     env.chromium = `Chromium ${browser.browser.version()}`;
     const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress };
+
+    // The browser's first page load is slower (cold caches, code compilation): one unmeasured
+    // session first, so no arm's first run pays for it.
+    progress.log('warm-up: one short unmeasured session');
+    await runOnce({ ...ctx, config: { ...config, durationSeconds: WARM_UP_SECONDS } }, 'unpaced', 'none', 0).catch((err: Error) =>
+      progress.log(`warm-up failed (measured runs go on): ${err.message.split('\n')[0]}`),
+    );
 
     // Runs interleave arms (seeded order) so slow drifts of the machine hit every arm alike.
     const random = rng(config.seed);
@@ -164,6 +176,8 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     }
   } finally {
     await browser?.close();
+    const delayStats = await topologyDelay?.stop().catch(() => '');
+    if (delayStats) env.delayLine = delayStats;
     teardown();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -199,5 +213,5 @@ export function ownNamespacesGone(): boolean {
   return ![n.server, n.router, n.client].some((name) => out.includes(name));
 }
 
-export { CLIENT_IP, CHROMIUM };
+export { CLIENT_IP };
 export type { Arm };

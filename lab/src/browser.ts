@@ -1,25 +1,17 @@
 /**
  * Headless Chromium inside the client namespace. Playwright talks to the browser over a pipe,
  * so the browser can live in another network namespace: a two-line wrapper enters it and execs
- * Debian's chromium with Playwright's arguments.
+ * the system Chromium with Playwright's arguments.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.SAMMY_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Flags that keep Chromium quiet on a closed network (sammy-notes §4), plus autoplay without a gesture. */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--autoplay-policy=no-user-gesture-required',
-  // Two sessions in one browser must not be throttled as background tabs.
+/** The shared closed-network flags, plus: two sessions in one browser must not be throttled as background tabs. */
+export const LAB_CHROMIUM_ARGS = [
+  ...CHROMIUM_ARGS,
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
@@ -31,12 +23,12 @@ export interface NamespacedBrowser {
 }
 
 export async function launchInNamespace(ns: string): Promise<NamespacedBrowser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
+  const executable = findChromium();
   const dir = mkdtempSync(join(tmpdir(), 'sammy-lab-chromium-'));
   const wrapper = join(dir, 'chromium-in-ns');
-  writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${ns}' '${CHROMIUM}' "$@"\n`);
+  writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${ns}' '${executable}' "$@"\n`);
   chmodSync(wrapper, 0o755);
-  const browser = await chromium.launch({ executablePath: wrapper, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 });
+  const browser = await chromium.launch({ executablePath: wrapper, headless: true, args: LAB_CHROMIUM_ARGS, timeout: 30_000 });
   return {
     browser,
     async close() {

@@ -14,11 +14,15 @@ import {
   isNeighbour,
   NEIGHBOURS,
   PAPER_BDP_BYTES,
+  DEFAULT_BUFFER_SECONDS,
+  DEFAULT_DURATION_SECONDS,
+  DEFAULT_RUNS,
   PAPER_NEIGHBOURS,
+  PAPER_RTT_MS,
   QUEUE_BDP_MULTIPLE,
   type BenchConfig,
 } from './config.js';
-import { ensureMedia, DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, longLadderManifestPath } from './media.js';
+import { ensureMedia, DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
 import { LAB_DIR } from './scripts.js';
 
 const HELP = `Sammy lab bench: real Chromium + dash.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
@@ -26,8 +30,8 @@ Linux, root (it creates network namespaces, and always removes them).
 
 usage: npm run bench:lab -- [flags]
 
-  --runs N           runs per arm × neighbour (default 2)
-  --duration S       seconds per session from the play request (default 60)
+  --runs N           runs per arm × neighbour (default ${DEFAULT_RUNS})
+  --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
   --arms LIST        comma-separated: ${ARMS.join(', ')} (default all)
   --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
   --cc NAME          server congestion control: ${CONGESTION_CONTROLS.join(', ')} (default cubic)
@@ -35,10 +39,12 @@ usage: npm run bench:lab -- [flags]
   --seed N           seed for run order and the HTTP object's bytes (default 1)
   --queue BYTES      bottleneck queue (default ${QUEUE_BDP_MULTIPLE} × ${PAPER_BDP_BYTES} = ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES}, the paper's 4 × BDP at 5 ms)
   --rate MBPS        bottleneck rate (default ${BOTTLENECK_MBPS})
-  --content-seconds S  encode the default ladder at this length (origin's generator, cached) and play it
-  --buffer-seconds S   dash.js buffer target for every arm (default: dash.js's own, 30 s at top quality)
+  --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
+  --buffer-seconds S   dash.js buffer target for every arm (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
+                       buffer, as the paper's control had; dash.js's own is 30 s at top quality)
+  --content-seconds S  length of the lab ladder (default ${LAB_LADDER.durationS}; encoded once, cached)
   --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
-  --manifest PATH    manifest URL path (default ${DEFAULT_MANIFEST_PATH})
+  --manifest PATH    play another ladder (e.g. ${DEFAULT_MANIFEST_PATH}, the origin's 60 s, 6 Mbps-top ladder)
   --results DIR      where results/<timestamp>/ goes (default lab/results)
   --plain            progress as plain lines (no redrawn status line)
   -h, --help         this text
@@ -60,6 +66,13 @@ function positive(value: string | undefined, fallback: number, what: string): nu
   return n;
 }
 
+function nonNegative(value: string | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${what} must be a number ≥ 0, got ${value}`);
+  return n;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -72,6 +85,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       queue: { type: 'string' },
       rate: { type: 'string' },
+      'rtt-ms': { type: 'string' },
       'media-dir': { type: 'string' },
       manifest: { type: 'string' },
       'content-seconds': { type: 'string' },
@@ -89,22 +103,22 @@ async function main(): Promise<void> {
   const neighbourCc = values['neighbour-cc'] ?? 'reno';
   if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
+  const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
   const config: BenchConfig = {
     arms: list(values.arms, ARMS, ARMS, isArm, 'arm'),
     neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
-    runs: Math.round(positive(values.runs, 2, 'runs')),
-    durationSeconds: positive(values.duration, 60, 'duration'),
+    runs: Math.round(positive(values.runs, DEFAULT_RUNS, 'runs')),
+    durationSeconds: positive(values.duration, DEFAULT_DURATION_SECONDS, 'duration'),
     cc,
     neighbourCc,
     seed: Math.round(Number(values.seed ?? 1)),
     queueBytes: Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
     rateMbps: positive(values.rate, BOTTLENECK_MBPS, 'rate'),
-    manifestPath:
-      values['content-seconds'] !== undefined
-        ? longLadderManifestPath(Math.round(positive(values['content-seconds'], 60, 'content-seconds')))
-        : (values.manifest ?? DEFAULT_MANIFEST_PATH),
-    contentSeconds: values['content-seconds'] !== undefined ? Math.round(positive(values['content-seconds'], 60, 'content-seconds')) : undefined,
-    bufferSeconds: values['buffer-seconds'] !== undefined ? positive(values['buffer-seconds'], 30, 'buffer-seconds') : undefined,
+    rttMs: nonNegative(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms'),
+    manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
+    contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
+    bufferSeconds: positive(values['buffer-seconds'], DEFAULT_BUFFER_SECONDS, 'buffer-seconds'),
     mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
     ...PAPER_NEIGHBOURS,
     resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
@@ -112,7 +126,7 @@ async function main(): Promise<void> {
   };
   await ensureMedia(config.mediaDir, config.manifestPath, config.contentSeconds);
   const runs = config.arms.length * config.neighbours.length * config.runs;
-  console.error(`${runs} runs of ${config.durationSeconds} s: about ${Math.ceil((runs * (config.durationSeconds + 8)) / 60)} min`);
+  console.error(`${runs} runs of ${config.durationSeconds} s: about ${Math.ceil((runs * (config.durationSeconds + 10)) / 60)} min`);
   const result = await runBench(config);
   console.log(result.reportPath);
 }

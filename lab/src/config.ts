@@ -33,6 +33,16 @@ export const QUEUE_BDP_MULTIPLE = 4;
 /** 40 Mbps × 5 ms = 25 000 bytes; × 4 = 100 000 bytes. */
 export const PAPER_BDP_BYTES = (BOTTLENECK_MBPS * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
 
+export const DEFAULT_RUNS = 3;
+export const DEFAULT_DURATION_SECONDS = 40;
+/**
+ * Buffer target of every arm. The paper's control is a production player that buffers minutes
+ * ahead: in its lab it kept the link full for ~25 s before turning on-off (Fig. 7), so its
+ * neighbours met a video that was still downloading. dash.js's own 30 s target would make a
+ * 3.3 Mbps video at 40 Mbit/s idle ~90% of the time, and there would be little left to pace.
+ */
+export const DEFAULT_BUFFER_SECONDS = 240;
+
 /** The neighbours as the paper's lab ran them (Section 6); the CLI and the smoke test both use these. */
 export const PAPER_NEIGHBOURS = {
   /** The bulk TCP flow starts this long after playback starts. */
@@ -58,6 +68,8 @@ export interface BenchConfig {
   seed: number;
   /** Queue of the bottleneck, bytes (drop-tail). */
   queueBytes: number;
+  /** Round-trip propagation delay the router's delay line adds, ms (paper: 5; 0: none). */
+  rttMs: number;
   rateMbps: number;
   /** Manifest path on the lab server. */
   manifestPath: string;
@@ -65,7 +77,7 @@ export interface BenchConfig {
   mediaDir: string;
   /** Length of the content, seconds, when the bench makes its own ladder (undefined: the origin's default ladder). */
   contentSeconds?: number;
-  /** dash.js buffer target (bufferTimeAtTopQuality, its long-form twin and bufferTimeDefault), seconds; undefined: dash.js defaults. */
+  /** dash.js buffer target (bufferTimeAtTopQuality, its long-form twin and bufferTimeDefault), seconds; undefined: dash.js's defaults. */
   bufferSeconds?: number;
   /** The bulk TCP flow starts this long after playback starts (paper: 10 s). */
   tcpStartAfterPlaybackSeconds: number;

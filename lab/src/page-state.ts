@@ -30,4 +30,6 @@ export interface PageState {
   phases: Array<{ t: number; phase: string }>;
   errors: string[];
   ended: boolean;
+  /** Where the startup delay went: every request before the first `playing`, ms after the play request. */
+  startupRequests?: Array<{ name: string; start: number; end: number }>;
 }

@@ -1,9 +1,11 @@
 /**
- * Plots as SVG, made with Vega-Lite and rendered by Vega in Node (no browser, no native canvas):
- * the time series of one representative run per arm, and each neighbour's metric per arm.
+ * Plots made with Vega-Lite and rendered by Vega in Node to SVG, then to PNG by resvg (a prebuilt
+ * Rust renderer, no browser, no node-canvas): the time series of one representative run per arm,
+ * and each neighbour's metric per arm.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
@@ -12,18 +14,31 @@ import { median, quantile } from './stats.js';
 
 type Row = Record<string, string | number>;
 
-async function renderSvg(spec: vl.TopLevelSpec, file: string): Promise<void> {
+/** Writes `<name>.svg` and `<name>.png` (2× scale, white background: it is read outside dark themes too). */
+async function render(spec: vl.TopLevelSpec, dir: string, name: string): Promise<void> {
   const compiled = vl.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  writeFileSync(file, await view.toSVG());
+  const svg = await view.toSVG();
   view.finalize();
+  writeFileSync(join(dir, `${name}.svg`), svg);
+  const png = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng();
+  writeFileSync(join(dir, `${name}.png`), png);
 }
 
-/** The run of an arm whose chunk throughput is closest to the arm's median. */
+/**
+ * One run per arm for the time series, all with the same neighbour so the panels compare: the
+ * video alone if it ran, else next to the UDP flow (which never fills the queue by itself), else
+ * the first neighbour every arm ran with. Within it, the run whose chunk throughput is closest to
+ * the arm's median there.
+ */
 export function representativeRuns(runs: RawRun[], metrics: RunMetrics[], arms: Arm[]): Map<Arm, RawRun> {
   const out = new Map<Arm, RawRun>();
+  const ranByAll = (n: Neighbour) => arms.every((arm) => metrics.some((m) => m.arm === arm && m.neighbour === n && m.chunkThroughputMbps !== undefined));
+  const order: Neighbour[] = ['none', 'udp', ...new Set(metrics.map((m) => m.neighbour))];
+  const neighbour = order.find(ranByAll);
+  if (neighbour === undefined) return out;
   for (const arm of arms) {
-    const candidates = metrics.filter((m) => m.arm === arm && m.chunkThroughputMbps !== undefined);
+    const candidates = metrics.filter((m) => m.arm === arm && m.neighbour === neighbour && m.chunkThroughputMbps !== undefined);
     const mid = median(candidates.map((m) => m.chunkThroughputMbps as number));
     if (mid === undefined) continue;
     const best = candidates.reduce((a, b) => (Math.abs((b.chunkThroughputMbps as number) - mid) < Math.abs((a.chunkThroughputMbps as number) - mid) ? b : a));
@@ -91,9 +106,8 @@ export async function plotTimeSeries(reps: Map<Arm, RawRun>, dir: string): Promi
       resolve: { scale: { y: 'independent' } },
     } as unknown as vl.TopLevelSpec);
   }
-  const file = 'timeseries.svg';
-  await renderSvg({ vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, join(dir, file));
-  return file;
+  await render({ vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, 'timeseries');
+  return 'timeseries';
 }
 
 /** Samples of a neighbour's metric, pooled over an arm's runs. */
@@ -141,9 +155,9 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
       }
     }
     if (cdf.length === 0) continue;
-    const file = `neighbour-${n}.svg`;
+    const name = `neighbour-${n}`;
     const perRun = n === 'tcp' ? 'mean throughput per run (Mbps)' : n === 'video' ? 'startup delay per run (ms)' : `median per run: ${UNITS[n]}`;
-    await renderSvg(
+    await render(
       {
         title: NEIGHBOUR_LABELS[n],
         hconcat: [
@@ -163,16 +177,17 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
             height: 260,
             data: { values: points },
             layer: [
-              { mark: { type: 'bar', opacity: 0.35 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, axis: { labelAngle: -30 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: perRun }, color: { field: 'arm', type: 'nominal', legend: null } } },
-              { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal' }, y: { field: 'value', type: 'quantitative' }, color: { field: 'arm', type: 'nominal', legend: null } } },
+              { mark: { type: 'bar', opacity: 0.35 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, axis: { labelAngle: -30, labelLimit: 0 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: perRun }, color: { field: 'arm', type: 'nominal' } } },
+              { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal' }, y: { field: 'value', type: 'quantitative' }, color: { field: 'arm', type: 'nominal' } } },
             ],
           },
         ],
-        config: { legend: { orient: 'bottom', columns: 2 } },
+        config: { legend: { orient: 'bottom', columns: 2, labelLimit: 0 } },
       } as unknown as vl.TopLevelSpec,
-      join(dir, file),
+      dir,
+      name,
     );
-    files.push(file);
+    files.push(name);
   }
   return files;
 }

@@ -9,6 +9,10 @@ import { percentChange, spread, type Spread } from './stats.js';
 
 export interface BenchEnvironment {
   baseRttMs?: { udpMedian?: number; udpMin?: number; tcpMinRtt?: number };
+  /** Round-trip delay the router's delay line adds, ms (0: none). */
+  addedRttMs?: number;
+  /** The delay line's own counters at the end (JSON: packets, drops, lateness). */
+  delayLine?: string;
   queueBytes: number;
   rateMbps: number;
   burstBytes: number;
@@ -175,8 +179,11 @@ export function renderMarkdown(input: {
       `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × 5 ms = ${bdp} B), on the router's egress toward the client. ` +
       `Measured base RTT through the empty bottleneck: ${fmt(env.baseRttMs?.udpMedian, 3)} ms (UDP echo between Node processes, median; min ${fmt(env.baseRttMs?.udpMin, 3)} ms)` +
       `${env.baseRttMs?.tcpMinRtt !== undefined ? `, TCP min_rtt of the video connections ${fmt(env.baseRttMs.tcpMinRtt, 3)} ms` : ''}. ` +
-      `No propagation delay is added (netem is not in this kernel), so the queue is sized from the paper's 5 ms RTT: ` +
-      `a full queue adds ${((env.queueBytes * 8) / (env.rateMbps * 1000)).toFixed(0)} ms.`,
+      (env.addedRttMs
+        ? `The router adds ${env.addedRttMs} ms of round-trip propagation delay (${env.addedRttMs / 2} ms each way) with a packet-level TUN delay line ` +
+          `(netem is not in this kernel; TCP is not terminated)${env.delayLine ? `; its counters: \`${env.delayLine}\`` : ''}. `
+        : `No propagation delay is added (--rtt-ms 0), so the base RTT is only what the namespaces themselves take. `) +
+      `A full queue adds ${((env.queueBytes * 8) / (env.rateMbps * 1000)).toFixed(0)} ms.`,
     '',
     `Server congestion control: ${env.cc} (${env.ccPinnedBy}); bulk TCP neighbour: ${config.neighbourCc}. ` +
       `Top video bitrate ${env.topVideoKbps} kbps (paper: 3300); flat cap ${env.capKbps} kbps. ` +
@@ -230,7 +237,8 @@ export function renderMarkdown(input: {
 
   if (input.plots.length) {
     L.push('## Plots', '');
-    for (const p of input.plots) L.push(`![${p}](plots/${p})`, '');
+    L.push('Each plot is in `plots/` as PNG and SVG.', '');
+    for (const p of input.plots) L.push(`![${p}](plots/${p}.png)`, '');
   }
   L.push('## Raw data', '', '- `runs/*.json`: everything each run recorded (page state, delivery records, queue samples, neighbour data)', '- `runs.csv`: one row of metrics per run', '- `summary.json`: the tables above as data', '');
   return L.join('\n');

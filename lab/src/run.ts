@@ -19,6 +19,8 @@ import { CLIENT_IP, SERVER_IP, type Topology } from './topology.js';
 export const SERVER_PORT = 8080;
 const UDP_PORT = 9000;
 const IPERF_PORT = 5201;
+/** Quiet time between the page's load and the play request. */
+const PAGE_SETTLE_MS = 1000;
 /** Playback must start within this time, or the run fails. */
 const STARTUP_TIMEOUT_MS = 30_000;
 
@@ -33,7 +35,7 @@ export interface RunContext {
 }
 
 function pageUrl(arm: Arm, role: string, ctx: RunContext): string {
-  const q = new URLSearchParams({ arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps) });
+  const q = new URLSearchParams({ arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps), start: 'manual' });
   if (ctx.config.bufferSeconds !== undefined) q.set('buf', String(ctx.config.bufferSeconds));
   return `http://${SERVER_IP}:${SERVER_PORT}/lab/index.html?${q}`;
 }
@@ -68,10 +70,17 @@ async function liveStatus(page: Page): Promise<{ buffer?: number; bitrate?: numb
     .catch(() => ({}));
 }
 
+/**
+ * A fresh browser context with the lab page, loaded and settled, then played: the play request is
+ * what the startup delay counts from (the page's `__labPlay`).
+ */
 async function openSession(browser: Browser, url: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+  await page.goto(url, { waitUntil: 'load', timeout: 20_000 });
+  await page.waitForFunction(() => typeof (window as unknown as { __labPlay?: unknown }).__labPlay === 'function', null, { timeout: 10_000 });
+  await sleep(PAGE_SETTLE_MS);
+  await page.evaluate(() => (window as unknown as { __labPlay: () => void }).__labPlay());
   return { context, page };
 }
 

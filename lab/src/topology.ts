@@ -7,7 +7,11 @@
  *   [server ns] srv ══ rs (router ns) rc ══ cli [client ns]
  *   10.247.2.2/24      10.247.2.1  10.247.1.1   10.247.1.2/24
  *                                  └ tbf 40 Mbit, limit = queue bytes
+ *
+ * With a round-trip delay, the router forwards every packet through a TUN delay line first
+ * (delay-line.ts): half the RTT in each direction, before the bottleneck.
  */
+import { startDelayLine, type DelayLine } from './delay-line.js';
 import { inNs, run, runSync } from './processes.js';
 
 export const NS_PREFIX = 'sammy-lab-';
@@ -27,6 +31,9 @@ export interface Topology {
   queueBytes: number;
   /** tbf bucket: a few packets at line rate, so bursts above the rate are not hidden. */
   burstBytes: number;
+  /** Round-trip propagation delay added by the router's delay line, ms (0: none). */
+  rttMs: number;
+  delayLine?: DelayLine;
 }
 
 /** Namespace names carry the owner's pid, so a later run can tell a crashed run's leftovers from a live one. */
@@ -89,17 +96,18 @@ export function destroyTopology(t: Pick<Topology, 'server' | 'router' | 'client'
   for (const ns of [t.client, t.server, t.router]) removeNamespace(ns);
 }
 
-export async function createTopology(opts: { rateMbps: number; queueBytes: number }): Promise<Topology> {
+export async function createTopology(opts: { rateMbps: number; queueBytes: number; rttMs: number }): Promise<Topology> {
   const names = namesFor(process.pid);
   const id = process.pid.toString(36);
   // veth names are created in the root namespace first: unique per bench process, ≤ 15 chars.
-  const dev = { srv: `sl${id}s`, rs: `sl${id}rs`, rc: `sl${id}rc`, cli: `sl${id}c` };
+  const dev = { srv: `sl${id}s`, rs: `sl${id}rs`, rc: `sl${id}rc`, cli: `sl${id}c`, tun: `sl${id}d` };
   const t: Topology = {
     ...names,
     bottleneckDev: dev.rc,
     rateMbps: opts.rateMbps,
     queueBytes: opts.queueBytes,
     burstBytes: 3 * 1514,
+    rttMs: opts.rttMs,
   };
   try {
     for (const ns of [t.server, t.router, t.client]) await run('ip', ['netns', 'add', ns]);
@@ -118,6 +126,7 @@ export async function createTopology(opts: { rateMbps: number; queueBytes: numbe
     await ip(t.router, 'link', 'set', dev.rs, 'up');
     await ip(t.router, 'link', 'set', dev.rc, 'up');
     await run(...inNs(t.router, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']));
+    if (opts.rttMs > 0) t.delayLine = await startDelayLine(t.router, [dev.rs, dev.rc], dev.tun, opts.rttMs);
     for (const d of [dev.rc, dev.rs]) {
       await run('tc', [
         '-n', t.router, 'qdisc', 'add', 'dev', d, 'root', 'tbf',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownNamespacesGone, runBench, type BenchResult } from '../src/bench.js';
-import { BOTTLENECK_MBPS, PAPER_BDP_BYTES, PAPER_NEIGHBOURS, QUEUE_BDP_MULTIPLE, type BenchConfig } from '../src/config.js';
+import { BOTTLENECK_MBPS, PAPER_BDP_BYTES, PAPER_NEIGHBOURS, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE, type BenchConfig } from '../src/config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, ensureMedia } from '../src/media.js';
 import { namespaceSupport } from '../src/topology.js';
 
@@ -31,6 +31,7 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
       seed: 7,
       queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES,
       rateMbps: BOTTLENECK_MBPS,
+      rttMs: PAPER_RTT_MS,
       manifestPath: DEFAULT_MANIFEST_PATH,
       mediaDir: DEFAULT_MEDIA_ROOT,
       ...PAPER_NEIGHBOURS,
@@ -57,6 +58,14 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
     }
   });
 
+  it('delays every packet on the path by the configured round trip, without breaking TCP', () => {
+    // The UDP echo through the empty bottleneck: the delay line's 2 × 2.5 ms plus scheduling.
+    expect(result.env.baseRttMs?.udpMin).toBeGreaterThanOrEqual(PAPER_RTT_MS * 0.95);
+    expect(result.env.baseRttMs?.udpMedian).toBeLessThan(PAPER_RTT_MS + 5);
+    // The video's TCP connections saw the same path (kernel min_rtt).
+    expect(result.env.baseRttMs?.tcpMinRtt).toBeGreaterThanOrEqual(PAPER_RTT_MS * 0.95);
+  });
+
   it('paces Sammy and not the control', () => {
     const byArm = Object.fromEntries(result.metrics.map((m) => [m.arm, m]));
     expect(byArm.unpaced!.medianPaceKbps ?? 0).toBe(0);
@@ -71,6 +80,8 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
     expect(existsSync(join(result.dir, 'runs.csv'))).toBe(true);
     expect(existsSync(join(result.dir, 'plots', 'timeseries.svg'))).toBe(true);
     expect(existsSync(join(result.dir, 'plots', 'neighbour-udp.svg'))).toBe(true);
+    expect(existsSync(join(result.dir, 'plots', 'timeseries.png'))).toBe(true);
+    expect(existsSync(join(result.dir, 'plots', 'neighbour-udp.png'))).toBe(true);
     expect(existsSync(join(result.dir, 'runs', 'sammy-udp-1.json'))).toBe(true);
     expect(ownNamespacesGone()).toBe(true);
   });

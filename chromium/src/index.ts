@@ -1,6 +1,7 @@
 /**
  * The system Chromium: Playwright's own browser download cannot work on the project's machines
- * (no internet), so the tests drive Debian's `chromium` (or any Chrome the environment names).
+ * (no internet), so the end-to-end tests and the lab bench drive Debian's `chromium` (or any
+ * Chrome the environment names) with the same flags.
  */
 import { accessSync, constants } from 'node:fs';
 
@@ -41,7 +42,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   const found = CHROMIUM_CANDIDATES.find(isExecutable);
   if (found) return found;
   throw new Error(
-    `No Chromium found (looked for ${CHROMIUM_CANDIDATES.join(', ')}). The end-to-end tests need a real Chromium: ` +
+    `No Chromium found (looked for ${CHROMIUM_CANDIDATES.join(', ')}). A real Chromium is needed: ` +
       'install it with `apt-get install chromium` (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary. ' +
       "Playwright's own browser download is not used.",
   );

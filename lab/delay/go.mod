@@ -1,0 +1,3 @@
+module github.com/sammy-pacing/lab/delay
+
+go 1.22
