@@ -49,7 +49,7 @@ usage: npm run bench:lab -- [flags]
   --plain            progress as plain lines (no redrawn status line)
   -h, --help         this text
 
-Writes report.md (tables next to the paper's numbers and the issue's targets), plots/*.svg,
+Writes report.md (tables next to the paper's numbers and the issue's targets), plots/*.png and *.svg,
 runs/*.json (raw), runs.csv and summary.json.`;
 
 function list<T extends string>(value: string | undefined, all: readonly T[], fallback: readonly T[], is: (v: string) => v is T, what: string): T[] {
