@@ -6,7 +6,7 @@
 import { accessSync, constants } from 'node:fs';
 
 /** Where a Debian/Ubuntu package or a Chrome install puts the binary, in order of preference. */
-export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'] as const;
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'] as const;
 
 /**
  * Flags for a closed network (sammy-notes §4): no sandbox (root in a container), no GPU, no

@@ -1,7 +1,4 @@
-import { RECORD_EVENTS_PATH } from '@sammy/protocol';
-
-/** Where the reference origin (and the Fastly service in front of it) serves the default ladder. */
-export const DEFAULT_MANIFEST_PATH = '/media/default/manifest.mpd';
+import { DEFAULT_MANIFEST_PATH, RECORD_EVENTS_PATH } from '@sammy/protocol';
 
 /** Base URL of the origin in use: the configured one, or the page's own. */
 export function originBase(origin: string, pageOrigin: string): string {
@@ -27,7 +24,10 @@ export function recordEventsUrl(origin: string, pageOrigin: string): string | un
   return new URL(RECORD_EVENTS_PATH, base.origin).href;
 }
 
-/** Path of a URL without query or fragment: how delivery records name a response. */
-export function urlPath(url: string): string {
-  return new URL(url).pathname;
+/**
+ * Path of a URL without query or fragment: how delivery records name a response. Takes an
+ * absolute URL or a path (which comes back as it is, less any query or fragment).
+ */
+export function urlPath(urlOrPath: string): string {
+  return new URL(urlOrPath, 'http://path.invalid').pathname;
 }

@@ -20,7 +20,8 @@ export class RebufferLog {
   }
 
   get ongoing(): boolean {
-    return this.stalls[this.stalls.length - 1]?.end === undefined && this.stalls.length > 0;
+    const last = this.stalls.at(-1);
+    return last !== undefined && last.end === undefined;
   }
 
   get count(): number {
@@ -34,6 +35,11 @@ export class RebufferLog {
 
   /** Total stalled time up to `now`, ms. */
   totalMs(now: number): number {
-    return this.intervals(now).reduce((sum, s) => sum + (s.end - s.start), 0);
+    return totalMs(this.intervals(now));
   }
+}
+
+/** Summed length of closed stalls, ms. */
+export function totalMs(intervals: readonly { start: number; end: number }[]): number {
+  return intervals.reduce((sum, s) => sum + (s.end - s.start), 0);
 }

@@ -1,5 +1,5 @@
 import type { SegmentSample } from '@sammy/player-plugin';
-import { RebufferLog } from './rebuffer.js';
+import { RebufferLog, totalMs } from './rebuffer.js';
 import { RunLog, type Run } from './runs.js';
 import { mean, median, relativeChange } from './statistics.js';
 
@@ -106,7 +106,7 @@ export class DemoSession {
           : undefined,
       meanBitrateKbps: mean(this.chunks.map((c) => c.bitrateKbps)),
       rebufferCount: stalls.length,
-      rebufferMs: this.rebuffers.totalMs(now),
+      rebufferMs: totalMs(stalls),
       medianChunkThroughputKbps: median(this.chunks.map((c) => c.throughputKbps)),
       chunks: this.chunks.length,
       runs,
@@ -127,7 +127,7 @@ function summariseRun(run: Run, stalls: { start: number; end: number }[], now: n
     medianChunkThroughputKbps: median(run.chunks.map((c) => c.throughputKbps)),
     meanBitrateKbps: mean(run.chunks.map((c) => c.bitrateKbps)),
     rebufferCount: inRun.length,
-    rebufferMs: inRun.reduce((sum, s) => sum + (s.end - s.start), 0),
+    rebufferMs: totalMs(inRun),
   };
 }
 

@@ -4,7 +4,7 @@
  * first `playing` of the <video>, player errors and console errors.
  */
 import type { Page, Request } from '@playwright/test';
-import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
+import { CMCD_PARAM, validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
 import { RECORDS_PATH, type DeliveryRecord } from '@sammy/protocol';
 import type { SammyDecision, SegmentSample } from '@sammy/player-plugin';
 
@@ -37,6 +37,10 @@ export interface CapturedRequest {
   isSegment: boolean;
   /** Date.now() when Playwright saw it leave (same clock as the page's Date.now()). */
   time: number;
+  /** The request carries the CMCD query parameter. */
+  cmcdInQuery: boolean;
+  /** The request carries CMCD-* headers. */
+  cmcdInHeaders: boolean;
   /** The request carries CMCD at all (query parameter or CMCD-* headers). */
   hasCmcd: boolean;
   cmcd: CmcdDataValidationResult;
@@ -46,16 +50,22 @@ export interface CapturedRequest {
 
 function capture(request: Request): CapturedRequest {
   const url = request.url();
+  const parsed = new URL(url);
   const headers = request.headers();
   const cmcd = validateCmcdRequest({ url, headers });
   const rtp = (cmcd.data as { rtp?: unknown }).rtp;
+  // Playwright gives header names in lower case.
+  const cmcdInQuery = parsed.searchParams.has(CMCD_PARAM);
+  const cmcdInHeaders = Object.keys(headers).some((h) => h.startsWith('cmcd-'));
   return {
     url,
-    path: new URL(url).pathname,
+    path: parsed.pathname,
     headers,
-    isSegment: MEDIA_SEGMENT_PATH.test(new URL(url).pathname),
+    isSegment: MEDIA_SEGMENT_PATH.test(parsed.pathname),
     time: Date.now(),
-    hasCmcd: new URL(url).searchParams.has('CMCD') || Object.keys(headers).some((h) => h.startsWith('cmcd-')),
+    cmcdInQuery,
+    cmcdInHeaders,
+    hasCmcd: cmcdInQuery || cmcdInHeaders,
     cmcd,
     rtp: typeof rtp === 'number' ? rtp : undefined,
   };
@@ -113,7 +123,7 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
 }
 
 /** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */
-export interface SammyDemoHookLike {
+interface SammyDemoHookLike {
   player: { on(type: string, listener: (e: unknown) => void): void };
   sammy: {
     on(event: 'decision', listener: (d: SammyDecision) => void): () => void;

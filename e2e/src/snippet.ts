@@ -9,11 +9,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const README_PATH = join(REPO_ROOT, 'README.md');
-export const SNIPPET_HEADING = 'Use it in your dash.js player';
+const README_PATH = join(REPO_ROOT, 'README.md');
+const SNIPPET_HEADING = 'Use it in your dash.js player';
 
 /** The first ```js block under the `## <heading>` section of a Markdown text. */
-export function extractJsBlock(markdown: string, heading: string): string {
+function extractJsBlock(markdown: string, heading: string): string {
   const lines = markdown.split('\n');
   const start = lines.findIndex((l) => /^#{1,6}\s/.test(l) && l.replace(/^#+\s*/, '').trim() === heading);
   if (start < 0) throw new Error(`README has no heading "${heading}"`);

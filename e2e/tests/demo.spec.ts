@@ -141,9 +141,7 @@ async function expectPacedSession(page: Page, query: string, mode: 'query' | 'he
   expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
   for (const r of requests) {
     // One transport per mode: the CMCD query parameter, or CMCD-* headers.
-    const inQuery = new URL(r.url).searchParams.has('CMCD');
-    const inHeaders = Object.keys(r.headers).some((h) => h.startsWith('cmcd-'));
-    expect([inQuery, inHeaders], `CMCD transport of ${r.url}`).toEqual(mode === 'query' ? [true, false] : [false, true]);
+    expect([r.cmcdInQuery, r.cmcdInHeaders], `CMCD transport of ${r.url}`).toEqual(mode === 'query' ? [true, false] : [false, true]);
     if (mode === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
   }
   const paired = pairRequests(requests, log);

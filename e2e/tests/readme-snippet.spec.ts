@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startOrigin } from '@sammy/origin';
+import { startOrigin, type RunningOrigin } from '@sammy/origin';
 import { buildSnippetApp, readReadmeSnippet } from '../src/snippet.js';
 import { cmcdProblems, watchPage } from '../src/session.js';
 
@@ -21,11 +21,10 @@ test('the README snippet works as printed on a bare page: it plays, and rtp foll
   expect(snippet).toContain('attach(player');
   expect(snippet).toContain("'/media/default/manifest.mpd'");
   const work = await mkdtemp(join(tmpdir(), 'sammy-e2e-snippet-'));
-  const origin = await (async () => {
-    await buildSnippetApp(snippet, join(work, 'src'), join(work, 'dist'));
-    return startOrigin({ port: 0, host: '127.0.0.1', siteDir: join(work, 'dist'), congestionControl: 'cubic' });
-  })();
+  let origin: RunningOrigin | undefined;
   try {
+    await buildSnippetApp(snippet, join(work, 'src'), join(work, 'dist'));
+    origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: join(work, 'dist'), congestionControl: 'cubic' });
     const lines: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'log') lines.push(m.text());
@@ -57,7 +56,7 @@ test('the README snippet works as printed on a bare page: it plays, and rtp foll
     expect(decisions.some(([, phase, , pace]) => phase === 'playing' && pace !== 'none'), 'a paced playing-phase decision was printed').toBe(true);
     expect(watched.consoleErrors).toEqual([]);
   } finally {
-    await origin.close();
+    await origin?.close();
     await rm(work, { recursive: true, force: true });
   }
 });

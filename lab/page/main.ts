@@ -9,7 +9,7 @@
  * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
  * it holds for the very first request). The page records what the bench measures into `window.__lab`.
  */
-import { reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from '@sammy/protocol';
+import { DEFAULT_MANIFEST_PATH, reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from '@sammy/protocol';
 import type { PageState } from '../src/page-state.js';
 import { attach } from '@sammy/player-plugin';
 import { MediaPlayer, type LogLevel } from 'dashjs';
@@ -18,7 +18,7 @@ const LOG_LEVEL_WARNING = 3 as LogLevel;
 
 const params = new URLSearchParams(location.search);
 const arm = params.get('arm') ?? 'unpaced';
-const mpd = params.get('mpd') ?? '/media/default/manifest.mpd';
+const mpd = params.get('mpd') ?? DEFAULT_MANIFEST_PATH;
 const capKbps = Number(params.get('cap') ?? '0');
 /** Buffer target for every arm alike (the bench's --buffer-seconds); absent: dash.js defaults. */
 const bufferSeconds = Number(params.get('buf') ?? 'NaN');

@@ -5,17 +5,17 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
+import { manifestFile } from './media.js';
 import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
-import { inNs, killAllChildren, run, runSync, sleep, start, waitForLine } from './processes.js';
+import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
 import { metricsCsv, renderMarkdown, summarise, type BenchEnvironment } from './report.js';
 import { runOnce, type RunContext } from './run.js';
 import { nodeScript, PAGE_DIR } from './scripts.js';
 import { quantile, rng, shuffle } from './stats.js';
 import {
-  CLIENT_IP,
   createTopology,
   destroyTopology,
   namesFor,
@@ -56,7 +56,7 @@ async function measureBaseRtt(t: Topology): Promise<{ udpMedian?: number; udpMin
   try {
     await waitForLine(echo, (l) => l === 'ready', 10_000, 'UDP echo');
     const out = await run(...inNs(t.client, node as string, [...script, 'ping', '--to', SERVER_IP, '--port', '9001', '--count', '30']), 20_000);
-    const rtts = (JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rttMs?: number[] }).rttMs ?? [];
+    const rtts = (JSON.parse(lastLine(out)) as { rttMs?: number[] }).rttMs ?? [];
     // The first round trips include ARP and JIT warm-up.
     const steady = rtts.slice(5);
     return { udpMedian: quantile(steady, 0.5), udpMin: quantile(steady, 0) };
@@ -73,7 +73,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const support = namespaceSupport();
   if (!support.ok) throw new Error(`lab bench needs network namespaces: ${support.reason}`);
   if (!existsSync(join(PAGE_DIR, 'index.html'))) throw new Error(`lab page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
-  const mpdFile = join(config.mediaDir, config.manifestPath.replace(/^\/media\//, ''));
+  const mpdFile = manifestFile(config.mediaDir, config.manifestPath);
   if (!existsSync(mpdFile)) throw new Error(`manifest ${mpdFile} not found`);
   const topKbps = topVideoKbps(mpdFile);
   const capKbps = 4 * topKbps;
@@ -212,6 +212,3 @@ export function ownNamespacesGone(): boolean {
   const n = namesFor(process.pid);
   return ![n.server, n.router, n.client].some((name) => out.includes(name));
 }
-
-export { CLIENT_IP };
-export type { Arm };

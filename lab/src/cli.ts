@@ -4,12 +4,11 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isCongestionControl } from '@sammy/protocol';
+import { CONGESTION_CONTROLS, isCongestionControl } from '@sammy/protocol';
 import { runBench } from './bench.js';
 import {
   ARMS,
   BOTTLENECK_MBPS,
-  CONGESTION_CONTROLS,
   isArm,
   isNeighbour,
   NEIGHBOURS,
@@ -59,17 +58,13 @@ function list<T extends string>(value: string | undefined, all: readonly T[], fa
   return items as T[];
 }
 
-function positive(value: string | undefined, fallback: number, what: string): number {
+/** A numeric flag's value, or `fallback` when absent: positive, or ≥ 0 with `allowZero`. */
+function positive(value: string | undefined, fallback: number, what: string, { allowZero = false } = {}): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${what} must be a positive number, got ${value}`);
-  return n;
-}
-
-function nonNegative(value: string | undefined, fallback: number, what: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`--${what} must be a number ≥ 0, got ${value}`);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) {
+    throw new Error(allowZero ? `--${what} must be a number ≥ 0, got ${value}` : `--${what} must be a positive number, got ${value}`);
+  }
   return n;
 }
 
@@ -115,7 +110,7 @@ async function main(): Promise<void> {
     seed: Math.round(Number(values.seed ?? 1)),
     queueBytes: Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
     rateMbps: positive(values.rate, BOTTLENECK_MBPS, 'rate'),
-    rttMs: nonNegative(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms'),
+    rttMs: positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
     manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
     contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
     bufferSeconds: positive(values['buffer-seconds'], DEFAULT_BUFFER_SECONDS, 'buffer-seconds'),

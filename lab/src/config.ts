@@ -1,7 +1,7 @@
 /**
  * What one bench invocation runs: arms × neighbours × runs, and the bottleneck they share.
  */
-import { CONGESTION_CONTROLS, type CongestionControl } from '@sammy/protocol';
+import type { CongestionControl } from '@sammy/protocol';
 
 /** The four players the paper compares (Section 5.5 and 6), selected on the lab page by `?arm=`. */
 export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'] as const;
@@ -99,4 +99,3 @@ export function isArm(v: string): v is Arm {
 export function isNeighbour(v: string): v is Neighbour {
   return (NEIGHBOURS as readonly string[]).includes(v);
 }
-export { CONGESTION_CONTROLS };

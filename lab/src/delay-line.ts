@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@sammy/origin';
-import { inNs, run, start, waitForLine, type Child } from './processes.js';
+import { inNs, lastLine, run, start, waitForLine } from './processes.js';
 import { LAB_DIR } from './scripts.js';
 
 const SOURCE_DIR = join(LAB_DIR, 'delay');
@@ -46,8 +46,6 @@ export function ensureDelayBinary(): string {
 }
 
 export interface DelayLine {
-  oneWayUs: number;
-  child: Child;
   /** Counters the delay line printed when it stopped (packets, drops, lateness). */
   stop(): Promise<string>;
 }
@@ -68,11 +66,9 @@ export async function startDelayLine(router: string, devices: string[], tunName:
   await ip('route', 'add', 'default', 'dev', tunName, 'table', DELAY_TABLE);
   for (const dev of devices) await ip('rule', 'add', 'iif', dev, 'lookup', DELAY_TABLE);
   return {
-    oneWayUs,
-    child,
     async stop() {
       await child.stop(2000);
-      return child.stdout().trim().split('\n').at(-1) ?? '';
+      return lastLine(child.stdout());
     },
   };
 }

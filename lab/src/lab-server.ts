@@ -8,18 +8,11 @@
  *
  * Prints `{"ready":true,…}` on stdout once listening; stops on SIGTERM.
  */
-import { randomBytes } from 'node:crypto';
 import express from 'express';
-import { isCongestionControl } from '@sammy/protocol';
+import { isCongestionControl, MEDIA_PATH } from '@sammy/protocol';
 import { sammyPacing } from '@sammy/origin';
+import { arg } from './args.js';
 import { rng } from './stats.js';
-
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : fallback;
-  if (v === undefined) throw new Error(`missing --${name}`);
-  return v;
-}
 
 const cc = arg('cc', 'cubic');
 if (!isCongestionControl(cc)) throw new Error(`unknown congestion control ${cc}`);
@@ -30,7 +23,7 @@ function blob(bytes: number, seed: number): Buffer {
   const random = rng(seed);
   const out = Buffer.alloc(bytes);
   for (let i = 0; i + 4 <= bytes; i += 4) out.writeUInt32LE(Math.floor(random() * 2 ** 32), i);
-  if (bytes % 4) randomBytes(bytes % 4).copy(out, bytes - (bytes % 4));
+  for (let i = bytes - (bytes % 4); i < bytes; i++) out[i] = Math.floor(random() * 256);
   return out;
 }
 
@@ -41,7 +34,7 @@ const pacing = sammyPacing({ mechanism: 'kernel', congestionControl: cc, records
 const app = express();
 app.disable('x-powered-by');
 app.use(pacing);
-app.use('/media', express.static(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') }));
+app.use(MEDIA_PATH, express.static(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') }));
 app.use('/lab', express.static(arg('page'), { cacheControl: false }));
 app.get('/lab/blob/:bytes', (req, res) => {
   const bytes = Number(req.params.bytes);

@@ -148,23 +148,49 @@ export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number } {
   };
 }
 
-export function queueDelayMs(sample: QueueSample, rateMbps: number): number {
-  return (sample.backlogBytes * 8) / (rateMbps * 1000);
+/** Time `bytes` take to drain at `rateMbps`, ms (a queue's delay). */
+export function bytesToMs(bytes: number, rateMbps: number): number {
+  return (bytes * 8) / (rateMbps * 1000);
 }
 
-function neighbourMetric(run: RawRun, window: { from: number; to: number }): NeighbourMetric | undefined {
+export function queueDelayMs(sample: QueueSample, rateMbps: number): number {
+  return bytesToMs(sample.backlogBytes, rateMbps);
+}
+
+/**
+ * Samples of a run's neighbour metric: UDP one-way delays from the play request to the end, HTTP
+ * response times of complete 200 responses, TCP per-second throughputs, the second session's
+ * startup delay.
+ */
+export function neighbourSamples(run: RawRun): number[] {
+  switch (run.neighbour) {
+    case 'udp':
+      return (run.udp ?? []).filter(([t]) => t >= run.page.playRequestedAt && t <= run.endedAt).map((r) => r[2]);
+    case 'http':
+      return (run.http ?? []).filter((f) => !f.cut && f.status === 200).map((f) => f.responseMs);
+    case 'tcp':
+      return run.tcp?.intervals.map((i) => i.mbps) ?? [];
+    case 'video': {
+      const d = run.neighbourPage ? startupDelayMs(run.neighbourPage) : undefined;
+      return d === undefined ? [] : [d];
+    }
+    case 'none':
+      return [];
+  }
+}
+
+function neighbourMetric(run: RawRun): NeighbourMetric | undefined {
+  const s = neighbourSamples(run);
   switch (run.neighbour) {
     case 'udp': {
-      const rows = (run.udp ?? []).filter(([t]) => t >= window.from && t <= window.to);
-      const owd = rows.map((r) => r[2]);
       const received = run.udp?.length ?? 0;
       return {
         name: 'UDP one-way delay',
         unit: 'ms',
-        p50: quantile(owd, 0.5),
-        p95: quantile(owd, 0.95),
-        mean: mean(owd),
-        samples: owd.length,
+        p50: quantile(s, 0.5),
+        p95: quantile(s, 0.95),
+        mean: mean(s),
+        samples: s.length,
         extra: { lossPercent: run.udpSent ? (100 * (run.udpSent - received)) / run.udpSent : undefined },
       };
     }
@@ -173,20 +199,16 @@ function neighbourMetric(run: RawRun, window: { from: number; to: number }): Nei
         name: 'bulk TCP throughput',
         unit: 'Mbps',
         mean: run.tcp?.meanMbps,
-        p50: quantile(run.tcp?.intervals.map((i) => i.mbps) ?? [], 0.5),
-        p95: quantile(run.tcp?.intervals.map((i) => i.mbps) ?? [], 0.95),
-        samples: run.tcp?.intervals.length ?? 0,
+        p50: quantile(s, 0.5),
+        p95: quantile(s, 0.95),
+        samples: s.length,
         extra: { retransmits: run.tcp?.retransmits, seconds: run.tcp?.seconds },
       };
-    case 'http': {
-      const done = (run.http ?? []).filter((f) => !f.cut && f.status === 200);
-      const ms = done.map((f) => f.responseMs);
-      return { name: 'HTTP 3 MB response time', unit: 'ms', p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), mean: mean(ms), samples: ms.length };
-    }
-    case 'video': {
-      const d = run.neighbourPage ? startupDelayMs(run.neighbourPage) : undefined;
-      return { name: 'second session startup delay', unit: 'ms', mean: d, p50: d, samples: d === undefined ? 0 : 1 };
-    }
+    case 'http':
+      return { name: 'HTTP 3 MB response time', unit: 'ms', p50: quantile(s, 0.5), p95: quantile(s, 0.95), mean: mean(s), samples: s.length };
+    case 'video':
+      // One sample at most: the second session's startup delay, as it is.
+      return { name: 'second session startup delay', unit: 'ms', mean: s[0], p50: s[0], samples: s.length };
     case 'none':
       return undefined;
   }
@@ -219,7 +241,7 @@ export function runMetrics(run: RawRun): RunMetrics {
     queueDelayP50Ms: quantile(delays, 0.5),
     queueDelayP95Ms: quantile(delays, 0.95),
     bottleneckDrops: first && last ? last.drops - first.drops : undefined,
-    neighbourMetric: neighbourMetric(run, window),
+    neighbourMetric: neighbourMetric(run),
     errors: run.errors.length + p.errors.length,
   };
 }

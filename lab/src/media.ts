@@ -5,11 +5,11 @@
  * default ladder, which the other tests have already made.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/origin';
+import { DEFAULT_MANIFEST_PATH } from '@sammy/protocol';
 
-export { DEFAULT_MEDIA_ROOT };
-export const DEFAULT_MANIFEST_PATH = '/media/default/manifest.mpd';
+export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
 
 /**
  * The paper's lab video topped out at 3.3 Mbps (Section 6): the origin's ladder with its two 720p
@@ -30,15 +30,20 @@ export function labLadderManifestPath(seconds: number): string {
   return seconds === LAB_LADDER.durationS ? LAB_MANIFEST_PATH : `/media/lab-${seconds}s/manifest.mpd`;
 }
 
+/** The file a manifest path on the lab server maps to: its `/media/` prefix is `mediaRoot`. */
+export function manifestFile(mediaRoot: string, manifestPath: string): string {
+  return join(mediaRoot, manifestPath.replace(/^\/media\//, ''));
+}
+
 /** Makes sure the manifest exists, encoding the lab ladder (at `contentSeconds`) or the origin's default ladder when it is one of those. */
 export async function ensureMedia(mediaRoot: string, manifestPath: string, contentSeconds?: number): Promise<void> {
-  const file = join(mediaRoot, manifestPath.replace(/^\/media\//, ''));
-  const ladderDir = (p: string) => join(mediaRoot, p.replace(/^\/media\//, '').replace(/\/manifest\.mpd$/, ''));
+  const file = manifestFile(mediaRoot, manifestPath);
   if (mediaRoot === DEFAULT_MEDIA_ROOT && manifestPath === DEFAULT_MANIFEST_PATH) {
     await ensureContent({ progress: true });
   } else if (manifestPath === labLadderManifestPath(contentSeconds ?? LAB_LADDER.durationS)) {
     // Cached by the generator's stamp: re-encoded only when the spec changes.
-    await ensureContent({ dir: ladderDir(manifestPath), spec: { ...LAB_LADDER, durationS: contentSeconds ?? LAB_LADDER.durationS }, progress: true });
+    // A lab ladder's path always ends in /manifest.mpd: its directory is the ladder's.
+    await ensureContent({ dir: dirname(file), spec: { ...LAB_LADDER, durationS: contentSeconds ?? LAB_LADDER.durationS }, progress: true });
   }
   if (!existsSync(file)) throw new Error(`${file} not found; pass --media-dir/--manifest of an existing ladder`);
 }

@@ -9,7 +9,7 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
-import { queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
+import { neighbourSamples, queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
 import { median, quantile } from './stats.js';
 
 type Row = Record<string, string | number>;
@@ -110,23 +110,6 @@ export async function plotTimeSeries(reps: Map<Arm, RawRun>, dir: string): Promi
   return 'timeseries';
 }
 
-/** Samples of a neighbour's metric, pooled over an arm's runs. */
-function neighbourSamples(run: RawRun): number[] {
-  const from = run.page.playRequestedAt;
-  switch (run.neighbour) {
-    case 'udp':
-      return (run.udp ?? []).filter(([t]) => t >= from && t <= run.endedAt).map((r) => r[2]);
-    case 'http':
-      return (run.http ?? []).filter((f) => !f.cut && f.status === 200).map((f) => f.responseMs);
-    case 'tcp':
-      return run.tcp?.intervals.map((i) => i.mbps) ?? [];
-    case 'video':
-      return run.neighbourPage?.startedAt !== undefined ? [run.neighbourPage.startedAt - run.neighbourPage.playRequestedAt] : [];
-    case 'none':
-      return [];
-  }
-}
-
 const UNITS: Record<Neighbour, string> = {
   udp: 'one-way delay (ms)',
   http: 'response time (ms)',
@@ -142,14 +125,15 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
     const cdf: Row[] = [];
     const points: Row[] = [];
     for (const arm of arms) {
-      const samples = runs.filter((r) => r.arm === arm && r.neighbour === n).flatMap(neighbourSamples);
+      const armRuns = runs.filter((r) => r.arm === arm && r.neighbour === n).map((r) => ({ r, s: neighbourSamples(r) }));
+      // The CDF pools the samples of all the arm's runs.
+      const samples = armRuns.flatMap(({ s }) => s);
       if (samples.length === 0) continue;
       for (let i = 0; i <= 100; i++) {
         const v = quantile(samples, i / 100);
         if (v !== undefined) cdf.push({ arm: ARM_LABELS[arm], value: v, p: i / 100 });
       }
-      for (const r of runs.filter((r) => r.arm === arm && r.neighbour === n)) {
-        const s = neighbourSamples(r);
+      for (const { r, s } of armRuns) {
         const v = n === 'tcp' ? r.tcp?.meanMbps : quantile(s, 0.5);
         if (v !== undefined) points.push({ arm: ARM_LABELS[arm], value: v, run: r.index });
       }

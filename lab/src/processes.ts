@@ -128,4 +128,9 @@ export function waitForLine(child: Child, test: (line: string) => boolean, timeo
   });
 }
 
+/** Last line of a child's output (`child.stdout()`, or what `run` returned), without the trailing newline. */
+export function lastLine(output: string): string {
+  return output.trim().split('\n').at(-1) ?? '';
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

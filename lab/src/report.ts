@@ -2,8 +2,8 @@
  * Aggregation across runs and the Markdown report: arms × metrics per neighbour (median and
  * range over runs), then Sammy against unpaced next to the paper and the issue's targets.
  */
-import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
-import type { RunMetrics } from './measurements.js';
+import { ARM_LABELS, NEIGHBOUR_LABELS, PAPER_RTT_MS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import { bytesToMs, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
 
@@ -130,36 +130,18 @@ function valueFor(t: Target, s: ArmSummary | undefined): number | undefined {
 
 export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: Arm = 'sammy'): Comparison[] {
   const find = (arm: Arm, n: Neighbour | 'all') => summaries.find((s) => s.arm === arm && s.neighbour === n);
+  const total = (arm: Arm) => {
+    const rs = metrics.filter((m) => m.arm === arm);
+    return rs.length ? rs.reduce((a, m) => a + m.rebufferCount, 0) : undefined;
+  };
+  const rebuffers = { sammyRebuffers: total(other), unpacedRebuffers: total('unpaced') };
   return TARGETS.map((target) => {
     const n = target.neighbour ?? 'all';
     const u = valueFor(target, find('unpaced', n));
     const s = valueFor(target, find(other, n));
     const change = percentChange(u, s);
-    const total = (arm: Arm) => {
-      const rs = metrics.filter((m) => m.arm === arm);
-      return rs.length ? rs.reduce((a, m) => a + m.rebufferCount, 0) : undefined;
-    };
-    return { target, unpaced: u, sammy: s, changePercent: change, verdict: judge(target, change, { sammyRebuffers: total(other), unpacedRebuffers: total('unpaced') }) };
+    return { target, unpaced: u, sammy: s, changePercent: change, verdict: judge(target, change, rebuffers) };
   });
-}
-
-function unitFor(t: Target): [string, number] {
-  switch (t.id) {
-    case 'chunkThroughput':
-      return ['Mbps', 1];
-    case 'meanBitrate':
-      return ['kbps', 0];
-    case 'rebuffers':
-      return ['', 0];
-    case 'tcpThroughput':
-      return ['Mbps', 1];
-    case 'videoRtt':
-      return ['ms', 2];
-    case 'udpDelay':
-      return ['ms', 2];
-    default:
-      return ['ms', 0];
-  }
 }
 
 export function renderMarkdown(input: {
@@ -172,18 +154,18 @@ export function renderMarkdown(input: {
   const neighbours = config.neighbours.filter((n) => metrics.some((m) => m.neighbour === n));
   const summaries = summarise(metrics, config.arms, ['all', ...neighbours]);
   const L: string[] = [];
-  const bdp = (env.rateMbps * 1e6 * 0.005) / 8;
+  const bdp = (env.rateMbps * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
   L.push(`# Lab bench: Sammy and its neighbours (${env.startedAt})`, '');
   L.push(
     `Bottleneck ${env.rateMbps} Mbit/s (tbf, burst ${env.burstBytes} B) with a drop-tail queue of ${env.queueBytes} B ` +
-      `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × 5 ms = ${bdp} B), on the router's egress toward the client. ` +
+      `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × ${PAPER_RTT_MS} ms = ${bdp} B), on the router's egress toward the client. ` +
       `Measured base RTT through the empty bottleneck: ${fmt(env.baseRttMs?.udpMedian, 3)} ms (UDP echo between Node processes, median; min ${fmt(env.baseRttMs?.udpMin, 3)} ms)` +
       `${env.baseRttMs?.tcpMinRtt !== undefined ? `, TCP min_rtt of the video connections ${fmt(env.baseRttMs.tcpMinRtt, 3)} ms` : ''}. ` +
       (env.addedRttMs
         ? `The router adds ${env.addedRttMs} ms of round-trip propagation delay (${env.addedRttMs / 2} ms each way) with a packet-level TUN delay line ` +
           `(netem is not in this kernel; TCP is not terminated)${env.delayLine ? `; its counters: \`${env.delayLine}\`` : ''}. `
         : `No propagation delay is added (--rtt-ms 0), so the base RTT is only what the namespaces themselves take. `) +
-      `A full queue adds ${((env.queueBytes * 8) / (env.rateMbps * 1000)).toFixed(0)} ms.`,
+      `A full queue adds ${bytesToMs(env.queueBytes, env.rateMbps).toFixed(0)} ms.`,
     '',
     `Server congestion control: ${env.cc} (${env.ccPinnedBy}); bulk TCP neighbour: ${config.neighbourCc}. ` +
       `Top video bitrate ${env.topVideoKbps} kbps (paper: 3300); flat cap ${env.capKbps} kbps. ` +
@@ -225,7 +207,7 @@ export function renderMarkdown(input: {
       L.push(`|---|---|---|---|---|${isSammy ? '---|---|' : ''}`);
       for (const c of cmp) {
         if (c.unpaced === undefined && c.sammy === undefined) continue;
-        const [unit, d] = unitFor(c.target);
+        const { unit, digits: d } = c.target;
         const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? ''].filter(Boolean).join(', ');
         const row = [c.target.what, `${fmt(c.unpaced, d)} ${unit}`, `${fmt(c.sammy, d)} ${unit}`, c.target.id === 'rebuffers' ? '' : signed(c.changePercent), paper || '—'];
         if (isSammy) row.push(c.target.targetText, c.verdict.text);

@@ -9,8 +9,8 @@ import type { DeliveryRecord } from '@sammy/protocol';
 import { RECORDS_PATH } from '@sammy/protocol';
 import type { Arm, BenchConfig, Neighbour } from './config.js';
 import type { PageState, RawRun, TcpNeighbourResult, HttpFetch } from './measurements.js';
-import { startupDelayMs } from './measurements.js';
-import { inNs, sleep, start, waitForLine, type Child } from './processes.js';
+import { queueDelayMs, startupDelayMs } from './measurements.js';
+import { inNs, lastLine, sleep, start, waitForLine, type Child } from './processes.js';
 import type { Progress } from './progress.js';
 import { QueueMonitor } from './queue-monitor.js';
 import { nodeScript, PAGE_DIR, LAB_DIR } from './scripts.js';
@@ -60,12 +60,43 @@ async function readState(page: Page): Promise<PageState | undefined> {
   return page.evaluate(() => (window as unknown as { __lab?: PageState }).__lab).catch(() => undefined);
 }
 
-async function liveStatus(page: Page): Promise<{ buffer?: number; bitrate?: number }> {
+/** What the startup check and the progress line need from the page while a session runs. */
+interface LiveStatus {
+  /** From the page's `__lab`; undefined while it has none (or the page could not be read). */
+  state?: {
+    startedAt?: number;
+    /** The page's errors, only until playback starts (for the startup timeout's message). */
+    errors: string[];
+    chunks: number;
+    /** Pace the server applied to the last video chunk, kbps. */
+    paceKbps?: number;
+    /** Last rendered video quality, kbps. */
+    bitrateKbps?: number;
+    stalls: number;
+  };
+  /** Buffered seconds ahead of the playhead, from the video element. */
+  bufferSeconds?: number;
+}
+
+/** One small evaluate, instead of copying the whole PageState (every chunk with its server report) each tick. */
+async function liveStatus(page: Page): Promise<LiveStatus> {
   return page
-    .evaluate(() => {
+    .evaluate((): LiveStatus => {
       const v = document.querySelector('video');
-      if (!v || v.buffered.length === 0) return {};
-      return { buffer: v.buffered.end(v.buffered.length - 1) - v.currentTime };
+      const bufferSeconds = v && v.buffered.length > 0 ? v.buffered.end(v.buffered.length - 1) - v.currentTime : undefined;
+      const lab = (window as unknown as { __lab?: PageState }).__lab;
+      if (!lab) return { bufferSeconds };
+      return {
+        bufferSeconds,
+        state: {
+          startedAt: lab.startedAt,
+          errors: lab.startedAt === undefined ? lab.errors : [],
+          chunks: lab.chunks.length,
+          paceKbps: lab.chunks.filter((c) => c.mediaType === 'video').at(-1)?.server.appliedPaceKbps,
+          bitrateKbps: lab.qualities.at(-1)?.kbps,
+          stalls: lab.stalls.length,
+        },
+      };
     })
     .catch(() => ({}));
 }
@@ -156,10 +187,12 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     while (Date.now() < endAt) {
       await sleep(250);
       const now = Date.now();
+      // Read at most once per tick: by the startup check, else by the progress line.
+      let live: LiveStatus | undefined;
       if (startedAt === undefined) {
-        const s = await readState(main.page);
-        if (s?.startedAt !== undefined) {
-          startedAt = s.startedAt;
+        live = await liveStatus(main.page);
+        if (live.state?.startedAt !== undefined) {
+          startedAt = live.state.startedAt;
           // Neighbours that start relative to playback.
           if (neighbour === 'http') {
             const [node, ...script] = nodeScript('neighbours/http-fetches');
@@ -170,7 +203,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
             children.push(httpFetcher);
           }
         } else if (now - t0 > STARTUP_TIMEOUT_MS) {
-          throw new Error(`${tag}: playback did not start within ${STARTUP_TIMEOUT_MS / 1000} s (${s?.errors.join('; ') ?? 'no page state'})`);
+          throw new Error(`${tag}: playback did not start within ${STARTUP_TIMEOUT_MS / 1000} s (${live.state?.errors.join('; ') ?? 'no page state'})`);
         }
       }
       if (startedAt !== undefined && neighbour === 'tcp' && !iperfClient && now >= startedAt + config.tcpStartAfterPlaybackSeconds * 1000) {
@@ -190,20 +223,18 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       }
       if (now - lastProgress >= 1000) {
         lastProgress = now;
-        const s = await readState(main.page);
-        const live = await liveStatus(main.page);
-        const lastChunk = s?.chunks.filter((c) => c.mediaType === 'video').at(-1);
+        live ??= await liveStatus(main.page);
         const q = monitor.samples.at(-1);
         ctx.progress.update({
           elapsedSeconds: (now - t0) / 1000,
           durationSeconds: config.durationSeconds,
           started: startedAt !== undefined,
-          bufferSeconds: live.buffer,
-          bitrateKbps: s?.qualities.at(-1)?.kbps,
-          chunks: s?.chunks.length,
-          paceKbps: lastChunk?.server.appliedPaceKbps,
-          queueDelayMs: q ? (q.backlogBytes * 8) / (t.rateMbps * 1000) : undefined,
-          stalls: s?.stalls.length,
+          bufferSeconds: live.bufferSeconds,
+          bitrateKbps: live.state?.bitrateKbps,
+          chunks: live.state?.chunks,
+          paceKbps: live.state?.paceKbps,
+          queueDelayMs: q ? queueDelayMs(q, t.rateMbps) : undefined,
+          stalls: live.state?.stalls,
           neighbour: neighbourStatus(neighbour, iperfClient, neighbourPage),
         });
       }
@@ -227,7 +258,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       await udpSender.stop();
       udpSent = (() => {
         try {
-          return (JSON.parse(udpSender.stdout().trim().split('\n').at(-1) ?? '{}') as { sent?: number }).sent;
+          return (JSON.parse(lastLine(udpSender.stdout())) as { sent?: number }).sent;
         } catch {
           return undefined;
         }

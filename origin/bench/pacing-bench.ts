@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent } from 'node:http';
-import { bodyBytesFor, cmcdQuery, get, makeMediaDir, relativeError, warmAgent } from '../test/helpers.js';
+import { bodyBytesFor, cmcdQuery, ETHERNET_MSS, get, makeMediaDir, relativeError, warmAgent } from '../test/helpers.js';
 import type { BenchServerMessage } from './bench-server.js';
 
 const RATES_MBPS = [2, 5, 10, 20, 50, 100] as const;
@@ -113,7 +113,7 @@ const media = makeMediaDir(
 writeFileSync(join(media.dir, 'test', 'stream.m4s'), randomBytes(bodyBytesFor(STREAM_KBPS, STREAM_SECONDS)));
 const started = performance.now();
 try {
-  console.log(`Pacing error |achieved/requested − 1|, client-measured, ${REPEATS} transfers per rate (≥ 1 MB each), MSS 1448, loopback`);
+  console.log(`Pacing error |achieved/requested − 1|, client-measured, ${REPEATS} transfers per rate (≥ 1 MB each), MSS ${ETHERNET_MSS}, loopback`);
   console.log(`${'mechanism'.padEnd(10)} ${'Mbps'.padStart(5)} ${'median'.padStart(7)} ${'worst'.padStart(7)}`);
   const overall: Record<string, number[]> = {};
   for (const mechanism of MECHANISMS) {

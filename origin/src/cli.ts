@@ -1,7 +1,14 @@
 #!/usr/bin/env node
 /** `npm start`: generate the test ladder on first use, then serve the demo site and media on http://localhost:8080. */
 import { parseArgs } from 'node:util';
-import { isCongestionControl, CONGESTION_CONTROLS, type CongestionControl } from '@sammy/protocol';
+import {
+  isCongestionControl,
+  CONGESTION_CONTROLS,
+  DEFAULT_MANIFEST_PATH,
+  DEFAULT_MAX_PACE_KBPS,
+  DEFAULT_MIN_PACE_KBPS,
+  type CongestionControl,
+} from '@sammy/protocol';
 import { ensureContent } from './content/generate.js';
 import { DEFAULT_MEDIA_ROOT } from './content/paths.js';
 import { isPacingMode, PACING_MODES, type PacingMode } from './pacing-mechanism.js';
@@ -15,13 +22,13 @@ Options:
   --port <n>          TCP port (default: $PORT or ${DEFAULT_PORT}; 0 = any free port)
   --host <addr>       listen address (default: ${DEFAULT_HOST})
   --media-dir <dir>   serve your own DASH content at /media/ (default: $SAMMY_MEDIA_DIR or the
-                      generated test ladder, /media/default/manifest.mpd)
+                      generated test ladder, ${DEFAULT_MANIFEST_PATH})
   --pacing <mode>     ${PACING_MODES.join(' | ')} (default: auto = kernel where available)
   --cc <name>         congestion control per connection: ${CONGESTION_CONTROLS.join(' | ')} (default: system's)
   --no-client-cc      ignore the Sammy-Congestion-Control request header (honoured by
                       default here: the demo page's congestion-control control uses it)
-  --min-pace <kbps>   lowest pace applied (default 1024)
-  --max-pace <kbps>   highest pace applied (default 1000000)
+  --min-pace <kbps>   lowest pace applied (default ${DEFAULT_MIN_PACE_KBPS})
+  --max-pace <kbps>   highest pace applied (default ${DEFAULT_MAX_PACE_KBPS})
   -h, --help          this text
 `;
 
@@ -80,7 +87,7 @@ const origin = await startOrigin({
 
 const shown = origin.url.replace('127.0.0.1', 'localhost');
 console.log(`sammy-origin: serving on ${shown}/`);
-if (mediaDir === undefined) console.log(`sammy-origin: test ladder at ${shown}/media/default/manifest.mpd`);
+if (mediaDir === undefined) console.log(`sammy-origin: test ladder at ${shown}${DEFAULT_MANIFEST_PATH}`);
 else console.log(`sammy-origin: media from ${mediaDir} at ${shown}/media/`);
 
 let stopping = false;

@@ -14,8 +14,8 @@ import {
 import type { TcpInfo } from './tcp-info.js';
 
 export interface ConnectionState {
-  /** A kernel pace ceiling is set on the socket. */
-  kernelPaced: boolean;
+  /** Kernel pace ceiling set on the socket, bytes/s; undefined when none is. */
+  kernelPaceBytesPerSecond?: number;
   /** Congestion control in force, once read. */
   congestionControl?: string;
   /** The configured congestion control was applied (or tried) on this connection. */
@@ -39,7 +39,7 @@ const connections = new WeakMap<Socket, ConnectionState>();
 export function connectionState(socket: Socket): ConnectionState {
   let state = connections.get(socket);
   if (!state) {
-    state = { kernelPaced: false, configuredCcApplied: false, inFlight: 0 };
+    state = { configuredCcApplied: false, inFlight: 0 };
     connections.set(socket, state);
   }
   return state;
@@ -56,11 +56,14 @@ export class ConnectionSocket {
     return socketFd(this.socket);
   }
 
-  /** Sets (bytes/s) or removes (null) the kernel pace ceiling. Returns false when there is no fd. */
+  /**
+   * Sets (bytes/s) or removes (null) the kernel pace ceiling. Returns false when there is no fd.
+   * Nothing is done when the socket already has that ceiling (or none, for null).
+   */
   setKernelPace(bytesPerSecond: number | null): boolean {
     const fd = this.fd;
     if (fd === undefined) return false;
-    if (bytesPerSecond === null && !this.state.kernelPaced) return true;
+    if ((bytesPerSecond ?? undefined) === this.state.kernelPaceBytesPerSecond) return true;
     setMaxPacingRate(fd, bytesPerSecond);
     if (bytesPerSecond !== null) {
       const bytes = Math.min(MAX_PACED_SEND_BUFFER, Math.max(MIN_PACED_SEND_BUFFER, bytesPerSecond * PACED_SEND_BUFFER_SECONDS));
@@ -70,7 +73,7 @@ export class ConnectionSocket {
         // Only an optimisation: pacing works with the default buffer.
       }
     }
-    this.state.kernelPaced = bytesPerSecond !== null;
+    this.state.kernelPaceBytesPerSecond = bytesPerSecond ?? undefined;
     return true;
   }
 

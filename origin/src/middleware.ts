@@ -19,7 +19,7 @@ import {
   type PacingReport,
 } from '@sammy/protocol';
 import { ConnectionSocket } from './connection.js';
-import { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY } from './delivery-records.js';
+import { DeliveryRecordLog } from './delivery-records.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
 import { resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
 import { serveRecordEvents, serveRecordsJson } from './records-endpoints.js';
@@ -61,6 +61,9 @@ export interface SammyPacingHandler extends RequestHandler {
   close(): void;
 }
 
+/** The congestion-control request header as Node keys it (lower case). */
+const CONGESTION_CONTROL_HEADER_KEY = CONGESTION_CONTROL_HEADER.toLowerCase();
+
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
@@ -86,7 +89,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
   const maxKbps = options.maxPaceKbps ?? DEFAULT_MAX_PACE_KBPS;
   checkPaceBounds(minKbps, maxKbps);
   const burstMs = options.userspaceBurstMs ?? DEFAULT_BURST_MS;
-  const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records ?? DEFAULT_RECORD_CAPACITY);
+  const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
   const serveRecords = options.serveRecords ?? true;
   const configuredCc = options.congestionControl;
   if (configuredCc !== undefined && !isCongestionControl(configuredCc)) {
@@ -106,7 +109,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       wanted = configuredCc;
     }
     if (options.allowClientCongestionControl) {
-      const asked = req.headers[CONGESTION_CONTROL_HEADER.toLowerCase()];
+      const asked = req.headers[CONGESTION_CONTROL_HEADER_KEY];
       if (isCongestionControl(asked)) wanted = asked;
       else if (asked !== undefined) log.debug(`sammy: ignored ${CONGESTION_CONTROL_HEADER}: ${JSON.stringify(asked)}`);
     }
@@ -121,8 +124,8 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // The URL as it reached this middleware: records keep this path (a router mounted later,
     // e.g. express.static under /media, rewrites req.url).
     const url = req.url ?? '/';
+    const path = pathOf(url);
     if (serveRecords && (req.method === 'GET' || req.method === 'HEAD')) {
-      const path = pathOf(url);
       if (path === RECORDS_PATH) return serveRecordsJson(records, res);
       if (path === RECORD_EVENTS_PATH) {
         const end = serveRecordEvents(records, req, res);
@@ -133,13 +136,14 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     }
 
     const reading = readRequestedRtp(req);
-    if (reading.kind === 'invalid') log.debug(`sammy: ignored CMCD (${reading.source}) on ${pathOf(url)}: ${reading.reason}`);
+    if (reading.kind === 'invalid') log.debug(`sammy: ignored CMCD (${reading.source}) on ${path}: ${reading.reason}`);
     // The CMCD parameter changes on every request: it must never reach a file path or a cache key.
     req.url = stripCmcdQuery(url);
 
     const conn = new ConnectionSocket(req.socket);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
     const paceKbps = requestedRtpKbps !== undefined && resolved.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minKbps, maxKbps) : undefined;
+    const paceBytesPerSecond = paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps);
     let mechanism: PacingMechanism = paceKbps === undefined ? 'none' : resolved.mechanism;
 
     applyCongestionControl(conn, req);
@@ -148,31 +152,31 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // pipelining an earlier response may still be sending on this socket: then wait for the first write.
     const applyKernel = (): boolean => {
       try {
-        return conn.setKernelPace(mechanism === 'kernel' && paceKbps !== undefined ? kbpsToBytesPerSecond(paceKbps) : null);
+        return conn.setKernelPace(mechanism === 'kernel' && paceBytesPerSecond !== undefined ? paceBytesPerSecond : null);
       } catch (err) {
         if (!(err instanceof SocketOptionError)) throw err;
-        log.debug(`sammy: kernel pacing failed on ${pathOf(url)}: ${err.message}`);
+        log.debug(`sammy: kernel pacing failed on ${path}: ${err.message}`);
         return false;
       }
     };
     const deferKernel = conn.state.inFlight > 0 && resolved.mechanism === 'kernel';
     if (!deferKernel && !applyKernel() && mechanism === 'kernel') mechanism = 'userspace';
 
-    let tcp: ReturnType<typeof tcpInfoReport> | undefined;
+    let tcp: PacingReport | undefined;
     try {
       tcp = tcpInfoReport(conn.tcpInfo());
     } catch (err) {
       log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
     }
     const congestionControl = safe(() => conn.congestionControl());
-    const report: PacingReport = { requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl, ...tcp?.report };
+    const report: PacingReport = { requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl, ...tcp };
     appendHeader(res, 'Server-Timing', formatServerTiming(report));
     if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
     appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
 
     const meter = meterResponse(res, deferKernel ? () => void applyKernel() : undefined);
     let pacer: UserspacePacer | undefined;
-    if (mechanism === 'userspace' && paceKbps !== undefined) pacer = paceResponseInUserspace(res, kbpsToBytesPerSecond(paceKbps), burstMs);
+    if (mechanism === 'userspace' && paceBytesPerSecond !== undefined) pacer = paceResponseInUserspace(res, paceBytesPerSecond, burstMs);
 
     active++;
     conn.state.inFlight++;
@@ -180,8 +184,8 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       res,
       conn,
       meter,
-      retransmitsBefore: tcp?.totalRetrans,
-      paceBytesPerSecond: paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps),
+      retransmitsBefore: tcp?.retransmits,
+      paceBytesPerSecond,
       onResponseDone: () => {
         conn.state.inFlight--;
         pacer?.stop();
@@ -189,7 +193,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       onRecord: (fields) => {
         closers.delete(stopTracking);
         active--;
-        records.add({ ...fields, path: pathOf(url), requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl });
+        records.add({ ...fields, path, requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl });
       },
     });
     closers.add(stopTracking);

@@ -1,5 +1,5 @@
 /** What `/` shows when the demo site has not been built. */
-import { MANIFEST_NAME } from './content/paths.js';
+import { DEFAULT_MANIFEST_PATH, RECORDS_PATH } from '@sammy/protocol';
 
 export function placeholderPage(siteDir: string): string {
   const escaped = siteDir.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -9,8 +9,8 @@ export function placeholderPage(siteDir: string): string {
 <h1>Sammy origin</h1>
 <p>The demo site is not built (nothing at <code>${escaped}</code>).
 Build it with <code>npm run build</code> at the repository root, then reload.</p>
-<p>The origin is serving: test ladder at <a href="/media/default/${MANIFEST_NAME}">/media/default/${MANIFEST_NAME}</a>,
-delivery records at <a href="/sammy/records">/sammy/records</a>.</p>
+<p>The origin is serving: test ladder at <a href="${DEFAULT_MANIFEST_PATH}">${DEFAULT_MANIFEST_PATH}</a>,
+delivery records at <a href="${RECORDS_PATH}">${RECORDS_PATH}</a>.</p>
 </body></html>
 `;
 }

@@ -3,10 +3,10 @@
  * parameter out of everything downstream (file paths, cache keys).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
+import { CMCD_PARAM, fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
 
 /** The CMCD query parameter (query mode). */
-export const CMCD_QUERY_PARAM = 'CMCD';
+export const CMCD_QUERY_PARAM = CMCD_PARAM;
 /**
  * Longest CMCD payload decoded, bytes. Real payloads are well under 1 KB; anything longer is
  * ignored unparsed so a client cannot make the server spend time on it.

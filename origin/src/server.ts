@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
-import type { CongestionControl } from '@sammy/protocol';
+import { MEDIA_PATH, type CongestionControl } from '@sammy/protocol';
 import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from './content/paths.js';
 import type { DeliveryRecordLog } from './delivery-records.js';
 import type { SammyLogger } from './logger.js';
@@ -13,9 +13,9 @@ import type { PacingMode } from './pacing-mechanism.js';
 import { placeholderPage } from './placeholder-page.js';
 import { cors, serveMedia, serveSite } from './static-media.js';
 
+export { MEDIA_PATH };
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
-export const MEDIA_PATH = '/media';
 /**
  * Largest request head accepted, bytes. Node's default (16 KB) answers 431 to a request carrying an
  * oversized CMCD header; with room for 64 KB of junk such a request is served, its CMCD ignored

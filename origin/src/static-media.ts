@@ -2,6 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import express, { type RequestHandler } from 'express';
+import { CONGESTION_CONTROL_HEADER } from '@sammy/protocol';
+import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 
 /** DASH types the generic MIME table gets wrong or lacks. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -13,7 +15,7 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 /** Headers a cross-origin player needs: CMCD headers and the congestion-control header in, timing and ranges out. */
-export const CORS_ALLOW_HEADERS = 'Range, CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Sammy-Congestion-Control';
+export const CORS_ALLOW_HEADERS = ['Range', ...CMCD_HEADER_FIELDS, CONGESTION_CONTROL_HEADER].join(', ');
 export const CORS_EXPOSE_HEADERS = 'Server-Timing, Content-Length, Content-Range, Accept-Ranges';
 
 export const cors: RequestHandler = (req, res, next) => {

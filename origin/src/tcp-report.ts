@@ -10,16 +10,13 @@ function rateKbps(bytesPerSecond: bigint | undefined): number | undefined {
   return bytesPerSecondToKbps(Number(bytesPerSecond));
 }
 
-export function tcpInfoReport(info: TcpInfo | undefined): { report: PacingReport; totalRetrans: number } | undefined {
+export function tcpInfoReport(info: TcpInfo | undefined): PacingReport | undefined {
   if (!info) return undefined;
   return {
-    totalRetrans: info.totalRetrans,
-    report: {
-      rttMs: info.rttUs / 1000,
-      minRttMs: info.minRttUs === undefined ? undefined : info.minRttUs / 1000,
-      deliveryRateKbps: rateKbps(info.deliveryRate),
-      retransmits: info.totalRetrans,
-      pacingRateKbps: rateKbps(info.pacingRate),
-    },
+    rttMs: info.rttUs / 1000,
+    minRttMs: info.minRttUs === undefined ? undefined : info.minRttUs / 1000,
+    deliveryRateKbps: rateKbps(info.deliveryRate),
+    retransmits: info.totalRetrans,
+    pacingRateKbps: rateKbps(info.pacingRate),
   };
 }

@@ -20,8 +20,6 @@ type Chunk = { data: Buffer; callback?: WriteCallback };
 export interface UserspacePacer {
   /** Stops pacing and drops anything queued (the client went away). Idempotent. */
   stop(): void;
-  /** Whether a timer or listener is still held. */
-  readonly active: boolean;
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {
@@ -159,10 +157,5 @@ export function paceResponseInUserspace(
     return res;
   } as ServerResponse['end'];
 
-  return {
-    stop,
-    get active() {
-      return !stopped && (timer !== undefined || queue.length > 0 || ending !== undefined);
-    },
-  };
+  return { stop };
 }

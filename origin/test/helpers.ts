@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { kbpsToBytesPerSecond } from '@sammy/protocol';
 import { startOrigin, type RunningOrigin, type StartOriginOptions } from '../src/server.js';
 import { silentLogger } from '../src/logger.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
@@ -29,7 +30,7 @@ export const LOOPBACK_TSO_BYTES = 64 * 1024;
 export const MIN_PACED_BODY_BYTES = 16 * LOOPBACK_TSO_BYTES;
 
 export function bodyBytesFor(kbps: number, seconds = PACED_SECONDS): number {
-  return Math.max(MIN_PACED_BODY_BYTES, Math.round(kbps * 125 * seconds));
+  return Math.max(MIN_PACED_BODY_BYTES, Math.round(kbpsToBytesPerSecond(kbps) * seconds));
 }
 
 /** A media dir of incompressible files: `warm.m4s` and `seg-<kbps>.m4s` sized for `seconds` at that rate. */

@@ -8,13 +8,7 @@
  */
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
-
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : fallback;
-  if (v === undefined) throw new Error(`missing --${name}`);
-  return v;
-}
+import { arg } from '../args.js';
 
 const url = new URL(arg('url'));
 const until = Number(arg('until'));

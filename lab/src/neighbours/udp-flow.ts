@@ -11,13 +11,7 @@
  */
 import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
-
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : fallback;
-  if (v === undefined) throw new Error(`missing --${name}`);
-  return v;
-}
+import { arg } from '../args.js';
 
 const nowNs = (): bigint => process.hrtime.bigint();
 const HEADER = 16; // seq (u64) + send time (u64 ns)

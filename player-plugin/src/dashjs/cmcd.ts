@@ -69,7 +69,8 @@ function decodeHeaderPayload(headers: Record<string, string>): CmcdData {
  */
 export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode: CmcdMode): CmcdCarrier {
   const { base, params, hash } = splitUrl(request.url);
-  const queryParam = params.find(isCmcdParam);
+  const queryAt = params.findIndex(isCmcdParam);
+  const queryParam = queryAt >= 0 ? params[queryAt] : undefined;
   const cmcdHeaders: Record<string, string> = {};
   const otherHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -86,16 +87,15 @@ export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode
   const payload = data as Cmcd;
   const empty = Object.keys(data).length === 0;
   const options = { version: versionOf(data as CmcdData) };
-  const rest = params.filter((p) => !isCmcdParam(p));
 
   if (mode === 'query') {
     // Keep the parameter where dash.js put it.
-    const at = params.findIndex(isCmcdParam);
     const encoded = empty ? [] : [toCmcdQuery(payload, options)];
-    const nextParams = at >= 0 ? [...params.slice(0, at), ...encoded, ...params.slice(at + 1)] : [...params, ...encoded];
+    const nextParams = queryAt >= 0 ? [...params.slice(0, queryAt), ...encoded, ...params.slice(queryAt + 1)] : [...params, ...encoded];
     return { url: joinUrl(base, nextParams, hash), headers: otherHeaders };
   }
   if (!empty) for (const [name, value] of Object.entries(toCmcdHeaders(payload, options))) if (value) otherHeaders[name] = value;
+  const rest = params.filter((p) => !isCmcdParam(p));
   return { url: joinUrl(base, rest, hash), headers: otherHeaders };
 }
 

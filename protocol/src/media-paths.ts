@@ -1,0 +1,9 @@
+/**
+ * Where this project's origins serve media, and the default test ladder's manifest: the origin
+ * serves it, the demo page and the lab bench play it.
+ */
+export const MEDIA_PATH = '/media';
+/** The default ladder's directory under the media root. */
+export const DEFAULT_LADDER_NAME = 'default';
+export const MANIFEST_NAME = 'manifest.mpd';
+export const DEFAULT_MANIFEST_PATH = `${MEDIA_PATH}/${DEFAULT_LADDER_NAME}/${MANIFEST_NAME}`;
