@@ -1,5 +1,5 @@
-import { CONGESTION_CONTROLS, isCongestionControl, type CongestionControl } from '@sammy/protocol';
-import type { CmcdMode } from '@sammy/player-plugin';
+import { CONGESTION_CONTROLS, isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
+import type { CmcdMode } from 'sammy-pacing-dashjs';
 import { byId } from './dom.js';
 import { normaliseOrigin, type DemoState } from './url-state.js';
 

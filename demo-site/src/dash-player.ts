@@ -1,4 +1,4 @@
-import { CONGESTION_CONTROL_HEADER, type CongestionControl } from '@sammy/protocol';
+import { CONGESTION_CONTROL_HEADER, type CongestionControl } from 'sammy-pacing-protocol';
 import { MediaPlayer, type LogLevel, type MediaPlayerClass } from 'dashjs';
 
 /** dashjs.LogLevel.LOG_LEVEL_WARNING: an ambient const enum cannot be read under isolatedModules. */

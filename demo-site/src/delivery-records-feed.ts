@@ -1,4 +1,4 @@
-import { RECORD_EVENT, type DeliveryRecord } from '@sammy/protocol';
+import { RECORD_EVENT, type DeliveryRecord } from 'sammy-pacing-protocol';
 
 /**
  * Follows the origin's live delivery records (Server-Sent Events). Calls `onUnavailable` once

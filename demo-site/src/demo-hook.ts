@@ -1,4 +1,4 @@
-import type { SammyController } from '@sammy/player-plugin';
+import type { SammyController } from 'sammy-pacing-dashjs';
 import type { MediaPlayerClass } from 'dashjs';
 import type { SeriesName } from './graph-data.js';
 import type { SessionSummary } from './session.js';

@@ -1,5 +1,5 @@
-import { attach, SammyConfigError, type SammyDecision, type SegmentSample } from '@sammy/player-plugin';
-import type { DeliveryRecord } from '@sammy/protocol';
+import { attach, SammyConfigError, type SammyDecision, type SegmentSample } from 'sammy-pacing-dashjs';
+import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import './styles.css';
 import { Charts, type Interval } from './charts.js';
 import { bindControls } from './controls.js';

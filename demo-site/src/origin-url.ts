@@ -1,4 +1,4 @@
-import { DEFAULT_MANIFEST_PATH, RECORD_EVENTS_PATH } from '@sammy/protocol';
+import { DEFAULT_MANIFEST_PATH, RECORD_EVENTS_PATH } from 'sammy-pacing-protocol';
 
 /** Base URL of the origin in use: the configured one, or the page's own. */
 export function originBase(origin: string, pageOrigin: string): string {

@@ -1,4 +1,4 @@
-import type { MediaKind } from '@sammy/player-plugin';
+import type { MediaKind } from 'sammy-pacing-dashjs';
 import { urlPath } from './origin-url.js';
 
 /**

@@ -1,4 +1,4 @@
-import { reportFromServerTimingEntries, SERVER_TIMING_METRICS, type PacingReport } from '@sammy/protocol';
+import { reportFromServerTimingEntries, SERVER_TIMING_METRICS, type PacingReport } from 'sammy-pacing-protocol';
 import { toWallClock } from './wall-clock.js';
 
 export interface TimedReport {

@@ -1,4 +1,4 @@
-import type { SegmentSample } from '@sammy/player-plugin';
+import type { SegmentSample } from 'sammy-pacing-dashjs';
 import { RebufferLog, totalMs } from './rebuffer.js';
 import { RunLog, type Run } from './runs.js';
 import { mean, median, relativeChange } from './statistics.js';

@@ -1,5 +1,5 @@
-import { isCongestionControl, type CongestionControl } from '@sammy/protocol';
-import type { CmcdMode } from '@sammy/player-plugin';
+import { isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
+import type { CmcdMode } from 'sammy-pacing-dashjs';
 
 /**
  * Everything a viewer can change on the page. It lives in the URL so a view can be shared:

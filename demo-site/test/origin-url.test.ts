@@ -1,4 +1,4 @@
-import { RECORD_EVENTS_PATH } from '@sammy/protocol';
+import { RECORD_EVENTS_PATH } from 'sammy-pacing-protocol';
 import { describe, expect, it } from 'vitest';
 import { manifestUrl, recordEventsUrl, urlPath } from '../src/origin-url.js';
 

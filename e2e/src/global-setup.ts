@@ -12,8 +12,9 @@ import { ORIGIN_ENV } from './origin-env.js';
 
 /** What the tests load, with the workspace that builds it. */
 const BUILT = [
-  ['origin/dist/index.js', '@sammy/origin'],
-  ['player-plugin/dist/sammy.js', '@sammy/player-plugin'],
+  ['origin/server/dist/index.js', '@sammy/origin-server'],
+  ['origin/content/dist/index.js', '@sammy/test-content'],
+  ['player-plugin/dashjs/dist/sammy.js', 'sammy-pacing-dashjs'],
   ['demo-site/dist/index.html', '@sammy/demo-site'],
 ] as const;
 
@@ -25,8 +26,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         `Run \`npm run build\` at the repository root (or ${missing.map(([, w]) => `npm run build -w ${w}`).join(', ')}).`,
     );
   }
-  // Imported only now: @sammy/origin resolves to its dist, checked above.
-  const { ensureContent, startOrigin } = await import('@sammy/origin');
+  // Imported only now: both resolve to their dist, checked above.
+  const { ensureContent } = await import('@sammy/test-content');
+  const { startOrigin } = await import('@sammy/origin-server');
   await ensureContent();
   // cubic, as most CDNs run it (the machine's default here is bbr, which sets its own pacing rate).
   const origin = await startOrigin({ port: 0, host: '127.0.0.1', congestionControl: 'cubic' });

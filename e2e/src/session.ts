@@ -5,8 +5,8 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { CMCD_PARAM, validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
-import { RECORDS_PATH, type DeliveryRecord } from '@sammy/protocol';
-import type { SammyDecision, SegmentSample } from '@sammy/player-plugin';
+import { RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
+import type { SammyDecision, SegmentSample } from 'sammy-pacing-dashjs';
 
 /** What the init script collects in the page (window.__e2e). */
 export interface PageLog {
@@ -25,7 +25,7 @@ declare global {
 
 /**
  * Media segment paths of the test ladder: the origin's MEDIA_SEGMENT_TEMPLATE,
- * `seg-$RepresentationID$-$Number%05d$.m4s` (not exported by @sammy/origin).
+ * `seg-$RepresentationID$-$Number%05d$.m4s` (not exported by @sammy/test-content).
  */
 const MEDIA_SEGMENT_PATH = /\/seg-[^/]+-\d+\.m4s$/;
 

@@ -64,8 +64,8 @@ function packageDir(name: string): string {
 
 /**
  * Builds the snippet into `outDir` (index.html + assets). The sources go to a temp dir outside the
- * workspace, so `dashjs` and `@sammy/player-plugin` are mapped to this workspace's copies, the way
- * `npm install dashjs @sammy/player-plugin` would provide them.
+ * workspace, so `dashjs` and `sammy-pacing-dashjs` are mapped to this workspace's copies, the way
+ * `npm install dashjs sammy-pacing-dashjs` would provide them.
  */
 export async function buildSnippetApp(snippet: string, workDir: string, outDir: string): Promise<void> {
   const { build } = await import('vite');
@@ -81,7 +81,7 @@ export async function buildSnippetApp(snippet: string, workDir: string, outDir: 
     resolve: {
       alias: [
         { find: /^dashjs$/, replacement: packageDir('dashjs') },
-        { find: /^@sammy\/player-plugin$/, replacement: packageDir('@sammy/player-plugin') },
+        { find: /^sammy-pacing-dashjs$/, replacement: packageDir('sammy-pacing-dashjs') },
       ],
     },
     build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000, reportCompressedSize: false },

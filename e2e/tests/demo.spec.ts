@@ -3,7 +3,7 @@
  * wire, kernel pacing on the origin's sockets, the origin's delivery records, and the graphs.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { RTP_STEP_KBPS, type DeliveryRecord } from '@sammy/protocol';
+import { RTP_STEP_KBPS, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
 import { cmcdProblems, fetchRecords, median, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from '../src/session.js';
 

@@ -1,13 +1,13 @@
 /**
  * The README's "Use it in your dash.js player" snippet, as printed: extracted from README.md now,
- * bundled by Vite with the workspace's dashjs and @sammy/player-plugin, on a bare page (no demo UI)
+ * bundled by Vite with the workspace's dashjs and sammy-pacing-dashjs, on a bare page (no demo UI)
  * served by an origin that also serves the media, so '/media/default/manifest.mpd' resolves.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startOrigin, type RunningOrigin } from '@sammy/origin';
+import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
 import { buildSnippetApp, readReadmeSnippet } from '../src/snippet.js';
 import { cmcdProblems, watchPage } from '../src/session.js';
 

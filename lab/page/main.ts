@@ -9,9 +9,9 @@
  * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
  * it holds for the very first request). The page records what the bench measures into `window.__lab`.
  */
-import { DEFAULT_MANIFEST_PATH, reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from '@sammy/protocol';
+import { DEFAULT_MANIFEST_PATH, reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from 'sammy-pacing-protocol';
 import type { PageState } from '../src/page-state.js';
-import { attach } from '@sammy/player-plugin';
+import { attach } from 'sammy-pacing-dashjs';
 import { MediaPlayer, type LogLevel } from 'dashjs';
 
 const LOG_LEVEL_WARNING = 3 as LogLevel;

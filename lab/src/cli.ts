@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONGESTION_CONTROLS, isCongestionControl } from '@sammy/protocol';
+import { CONGESTION_CONTROLS, isCongestionControl } from 'sammy-pacing-protocol';
 import { runBench } from './bench.js';
 import {
   ARMS,

@@ -1,7 +1,7 @@
 /**
  * What one bench invocation runs: arms × neighbours × runs, and the bottleneck they share.
  */
-import type { CongestionControl } from '@sammy/protocol';
+import type { CongestionControl } from 'sammy-pacing-protocol';
 
 /** The four players the paper compares (Section 5.5 and 6), selected on the lab page by `?arm=`. */
 export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'] as const;

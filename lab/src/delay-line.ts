@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@sammy/origin';
+import { REPO_ROOT } from '@sammy/test-content';
 import { inNs, lastLine, run, start, waitForLine } from './processes.js';
 import { LAB_DIR } from './scripts.js';
 

@@ -9,8 +9,8 @@
  * Prints `{"ready":true,…}` on stdout once listening; stops on SIGTERM.
  */
 import express from 'express';
-import { isCongestionControl, MEDIA_PATH } from '@sammy/protocol';
-import { sammyPacing } from '@sammy/origin';
+import { isCongestionControl, MEDIA_PATH } from 'sammy-pacing-protocol';
+import { sammyPacing } from 'sammy-pacing-express';
 import { arg } from './args.js';
 import { rng } from './stats.js';
 

@@ -1,7 +1,7 @@
 /**
  * What one run records (raw, saved as JSON) and the metrics derived from it.
  */
-import type { DeliveryRecord, PacingReport } from '@sammy/protocol';
+import type { DeliveryRecord, PacingReport } from 'sammy-pacing-protocol';
 import type { PageState } from './page-state.js';
 
 export type { PageState } from './page-state.js';

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/origin';
-import { DEFAULT_MANIFEST_PATH } from '@sammy/protocol';
+import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/test-content';
+import { DEFAULT_MANIFEST_PATH } from 'sammy-pacing-protocol';
 
 export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
 

@@ -2,7 +2,7 @@
  * What the lab page records into `window.__lab` (page/main.ts writes it, the bench reads it).
  * Types only, so the browser page and the Node bench share one definition.
  */
-import type { PacingReport } from '@sammy/protocol';
+import type { PacingReport } from 'sammy-pacing-protocol';
 
 /** One media segment download, as the page measured it. */
 export interface PageChunk {

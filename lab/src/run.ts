@@ -5,8 +5,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { DeliveryRecord } from '@sammy/protocol';
-import { RECORDS_PATH } from '@sammy/protocol';
+import type { DeliveryRecord } from 'sammy-pacing-protocol';
+import { RECORDS_PATH } from 'sammy-pacing-protocol';
 import type { Arm, BenchConfig, Neighbour } from './config.js';
 import type { PageState, RawRun, TcpNeighbourResult, HttpFetch } from './measurements.js';
 import { queueDelayMs, startupDelayMs } from './measurements.js';

@@ -1,7 +1,7 @@
 # Sammy edge: paces each client connection at the rate the player asks for (CMCD `rtp`).
 #
 # Units: CMCD `rtp` is kbps; `client.socket.pace` is KB/s (8 kbps), floor 128.
-# Server-Timing names and units are those of @sammy/protocol (SERVER_TIMING_METRICS); the
+# Server-Timing names and units are those of sammy-pacing-protocol (SERVER_TIMING_METRICS); the
 # Vitest test origin/test/fastly-vcl.test.ts holds this file to them and to the constants below.
 #
 # The backend is not declared here: deploy.ts creates it in the service configuration
@@ -18,7 +18,7 @@
 # falco's simulator reads client.socket.pace as a constant 0, so tests assert on Sammy-Pace-KBps.
 
 # Pacing constants. `max_pace_kbps` is the deploy-time knob (edit it here); the others mirror
-# @sammy/protocol and must not change on their own.
+# sammy-pacing-protocol and must not change on their own.
 table sammy_pacing INTEGER {
   # Fastly's floor for client.socket.pace, KB/s (protocol: FASTLY_MIN_PACE).
   "fastly_min_pace": 128,
@@ -216,7 +216,7 @@ sub sammy_cors {
   set resp.http.Timing-Allow-Origin = "*";
 }
 
-# Server-Timing under @sammy/protocol's names, so the demo page graphs the edge like the origin.
+# Server-Timing under sammy-pacing-protocol's names, so the demo page graphs the edge like the origin.
 # Units: rtp and pace kbps; rtt ms; delivery and pacing rates kbps (TCP_INFO gives bytes/s and us).
 # @scope: deliver
 sub sammy_server_timing {

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Agent } from 'node:http';
+import { parseServerTiming, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
+import type { RunningOrigin } from './helpers.js';
+import { bodyBytesFor, cmcdQuery, get, makeMediaDir, measurePaced, PACING_TOLERANCE, relativeError, startTestOrigin, warmAgent } from './helpers.js';
+
+const RATES_KBPS = [2000, 8000, 40000] as const;
+const media = makeMediaDir(RATES_KBPS);
+afterAll(() => media.remove());
+
+describe.each(['kernel', 'userspace'] as const)('%s pacing', (mechanism) => {
+  let origin: RunningOrigin;
+  let agent: Agent;
+  beforeAll(async () => {
+    origin = await startTestOrigin(media.dir, { pacing: mechanism });
+    agent = await warmAgent(origin);
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await origin.close();
+  });
+
+  const modes = mechanism === 'kernel' ? (['query', 'header'] as const) : (['query'] as const);
+  describe.each(modes)('%s mode', (mode) => {
+    it.each(RATES_KBPS)('delivers at rtp=%i kbps within ±10%', async (kbps) => {
+      const path = `/media/test/seg-${kbps}.m4s`;
+      const res = await measurePaced(
+        () =>
+          mode === 'query'
+            ? get(origin, `${path}?${cmcdQuery(kbps)}`, { agent })
+            : get(origin, path, { agent, headers: { 'CMCD-Status': `rtp=${kbps}` } }),
+        kbps,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBe(bodyBytesFor(kbps));
+      expect(relativeError(res.rateKbps, kbps), `achieved ${res.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+      const report = parseServerTiming(String(res.headers['server-timing']));
+      expect(report).toMatchObject({ requestedRtpKbps: kbps, appliedPaceKbps: kbps, mechanism });
+    });
+  });
+
+  it('without rtp delivers far faster than the fastest pace', async () => {
+    const res = await get(origin, `/media/test/seg-40000.m4s`, { agent });
+    expect(res.rateKbps).toBeGreaterThan(40000 * 3);
+    expect(parseServerTiming(String(res.headers['server-timing'])).mechanism).toBe('none');
+  });
+
+  it('records each response with what was asked, applied and achieved', async () => {
+    const res = await get(origin, `/media/test/seg-8000.m4s?${cmcdQuery(8000)}&keep=1`, { agent });
+    expect(res.status).toBe(200);
+    const records = (await get(origin, RECORDS_PATH)).body;
+    const last = (JSON.parse(records.toString()) as DeliveryRecord[]).filter((r) => r.path === '/media/test/seg-8000.m4s').at(-1)!;
+    expect(last).toMatchObject({ requestedRtpKbps: 8000, appliedPaceKbps: 8000, mechanism, bytes: bodyBytesFor(8000), aborted: false, status: 200 });
+    expect(relativeError(last.achievedKbps, 8000)).toBeLessThanOrEqual(PACING_TOLERANCE);
+    expect(last.retransmits).toBe(0);
+  });
+});
+
+describe('keep-alive', () => {
+  let origin: RunningOrigin;
+  beforeAll(async () => {
+    origin = await startTestOrigin(media.dir, { pacing: 'kernel' });
+  });
+  afterAll(() => origin.close());
+
+  it('a paced request then an unpaced one on the same connection: the second is not paced', async () => {
+    const agent = await warmAgent(origin);
+    const paced = await measurePaced(() => get(origin, `/media/test/seg-2000.m4s?${cmcdQuery(2000)}`, { agent }), 2000);
+    const unpaced = await get(origin, `/media/test/seg-40000.m4s`, { agent });
+    agent.destroy();
+    expect(unpaced.localPort).toBe(paced.localPort);
+    expect(relativeError(paced.rateKbps, 2000)).toBeLessThanOrEqual(PACING_TOLERANCE);
+    expect(unpaced.rateKbps).toBeGreaterThan(2000 * 20);
+    expect(parseServerTiming(String(unpaced.headers['server-timing'])).mechanism).toBe('none');
+  });
+});

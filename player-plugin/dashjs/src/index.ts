@@ -1,0 +1,22 @@
+/**
+ * Sammy for dash.js 5: picks the bitrate and a pace rate, and sends the pace rate as CMCD `rtp`.
+ *
+ *   import { attach } from 'sammy-pacing-dashjs';
+ *   const sammy = attach(player); // before or after player.initialize()
+ */
+export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type SammyController, type SammyEvents, type SammyOptions } from './attach.js';
+export { SAMMY_RULE_NAME } from './rule.js';
+export {
+  defaultStore,
+  memoryStore,
+  DEFAULT_PARAMETERS,
+  SammyConfigError,
+  minimumMultiplier,
+  type InitialThroughputStore,
+  type CmcdMode,
+  type MediaKind,
+  type Phase,
+  type SammyDecision,
+  type SammyParameters,
+  type SegmentSample,
+} from 'sammy-pacing-core';

@@ -1,0 +1,225 @@
+// @vitest-environment happy-dom
+/**
+ * The adapter against the real dash.js 5 module (outside a browser: no media, so the stream's
+ * ladder and buffer come from stubs on the real player). The browser path is covered end to end.
+ */
+import { fromCmcdHeaders, fromCmcdQuery, toCmcdQuery } from '@svta/cml-cmcd';
+import { MediaPlayer } from 'dashjs';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { attach, memoryStore, SAMMY_RULE_NAME, SammyConfigError, type SammyDecision, type SegmentSample } from '../src/index.js';
+import type { CommonMediaRequestLike, CommonMediaResponseLike, RequestInterceptorLike, ResponseInterceptorLike } from '../src/player.js';
+
+type Player = ReturnType<ReturnType<typeof MediaPlayer>['create']>;
+
+function setup(options: Parameters<typeof attach>[1] = {}) {
+  const player: Player = MediaPlayer().create();
+  const requestInterceptors: RequestInterceptorLike[] = [];
+  const responseInterceptors: ResponseInterceptorLike[] = [];
+  const rules: Array<{ type: string; name: string; rule: unknown }> = [];
+  vi.spyOn(player, 'addRequestInterceptor').mockImplementation((i: unknown) => void requestInterceptors.push(i as never));
+  vi.spyOn(player, 'addResponseInterceptor').mockImplementation((i: unknown) => void responseInterceptors.push(i as never));
+  const addRule = player.addABRCustomRule.bind(player);
+  vi.spyOn(player, 'addABRCustomRule').mockImplementation((type: string, name: string, rule: object) => {
+    rules.push({ type, name, rule });
+    addRule(type, name, rule);
+  });
+  // The stream dash.js would know after loading a manifest: a 5-rung video ladder + 128 kbps audio, 12 s of buffer.
+  vi.spyOn(player, 'getRepresentationsByType').mockImplementation((type: string) =>
+    (type === 'video' ? [300, 750, 1500, 3000, 6000] : [128]).map((b) => ({ bitrateInKbit: b, bandwidth: b * 1000 })) as never,
+  );
+  let buffer = 12;
+  vi.spyOn(player, 'getBufferLength').mockImplementation(() => buffer);
+  vi.spyOn(player, 'duration').mockReturnValue(60);
+  const sammy = attach(player, { initialHistory: memoryStore(), ...options });
+  const decisions: SammyDecision[] = [];
+  const samples: SegmentSample[] = [];
+  sammy.on('decision', (d) => decisions.push(d));
+  sammy.on('sample', (s) => samples.push(s));
+  return { player, sammy, requestInterceptors, responseInterceptors, rules, decisions, samples, setBuffer: (b: number) => (buffer = b) };
+}
+
+/** A request as dash.js 5 hands it to interceptors: CMCD already in the URL, its own rtp included. */
+function mediaRequest(mediaType = 'video', type = 'MediaSegment'): CommonMediaRequestLike {
+  const cmcd = toCmcdQuery({ br: 3000, d: 4000, ot: mediaType === 'video' ? 'v' : 'a', rtp: 2000, sid: 's1' } as never, { version: 1 });
+  return {
+    url: `http://localhost/media/default/${mediaType}/seg-3.m4s?${cmcd}`,
+    headers: {},
+    customData: { request: { type, mediaType, bandwidth: 3_000_000, representation: { bitrateInKbit: 3000 } } },
+  };
+}
+
+const rtpOf = (req: CommonMediaRequestLike) => fromCmcdQuery(new URL(req.url).searchParams).rtp;
+
+describe('attach(player)', () => {
+  let ctx: ReturnType<typeof setup>;
+  beforeEach(() => {
+    ctx = setup();
+  });
+
+  it('switches off every dash.js rule that would fight the pace, abandon rule included', () => {
+    const rules = ctx.player.getSettings().streaming!.abr!.rules!;
+    for (const r of ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'abandonRequestsRule'] as const) {
+      expect(rules[r]!.active, r).toBe(false);
+    }
+    expect(ctx.rules).toHaveLength(1);
+    expect(ctx.rules[0]).toMatchObject({ type: 'qualitySwitchRules', name: SAMMY_RULE_NAME });
+  });
+
+  it('enables CMCD in query mode without dash.js’s own rtp key', () => {
+    const cmcd = ctx.player.getSettings().streaming!.cmcd!;
+    expect(cmcd.enabled).toBe(true);
+    expect(cmcd.mode).toBe('query');
+    expect(cmcd.enabledKeys).not.toContain('rtp');
+    expect(cmcd.enabledKeys).toContain('br');
+  });
+
+  it('sends no rtp before playback starts, then the buffer-interpolated pace', async () => {
+    const [intercept] = ctx.requestInterceptors;
+    const first = await intercept!(mediaRequest());
+    expect(rtpOf(first)).toBeUndefined();
+    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'initial', paceRateKbps: undefined, enabled: true });
+
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    const paced = await intercept!(mediaRequest());
+    // B = 12/30 → multiplier 2.8·0.4 + 3.2·0.6 = 3.04; × (6000 + 128) = 18 629 → 18 600.
+    expect(rtpOf(paced)).toBe(18_600);
+    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, bufferLevelSeconds: 12, bitrateKbps: 3000, topBitrateKbps: 6000, mediaType: 'video' });
+    expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
+  });
+
+  it('gives audio requests the same pace as video (one pace per connection)', async () => {
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    const [intercept] = ctx.requestInterceptors;
+    expect(rtpOf(await intercept!(mediaRequest('audio')))).toBe(rtpOf(await intercept!(mediaRequest('video'))));
+  });
+
+  it('never puts rtp on manifest or init requests, and strips dash.js’s own', async () => {
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    const [intercept] = ctx.requestInterceptors;
+    expect(rtpOf(await intercept!(mediaRequest('video', 'InitializationSegment')))).toBeUndefined();
+    expect(rtpOf(await intercept!(mediaRequest('video', 'MPD')))).toBeUndefined();
+  });
+
+  it('goes back to the initial phase on a seek or a stall, and out again when playback resumes', async () => {
+    const [intercept] = ctx.requestInterceptors;
+    const trigger = (type: string, payload: object = {}) => ctx.player.trigger(type as never, payload, {});
+    trigger('playbackPlaying');
+    trigger('playbackSeeking');
+    expect(ctx.sammy.phase).toBe('initial');
+    expect(rtpOf(await intercept!(mediaRequest()))).toBeUndefined();
+    // While seeking, time updates are the seek's, not playback.
+    trigger('playbackTimeUpdated', { time: 30 });
+    trigger('playbackTimeUpdated', { time: 31 });
+    expect(ctx.sammy.phase).toBe('initial');
+    // A seek within the buffer brings no 'playing' event: advancing media time means playback resumed.
+    trigger('playbackSeeked');
+    trigger('playbackTimeUpdated', { time: 31 });
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackTimeUpdated', { time: 31.25 });
+    expect(ctx.sammy.phase).toBe('playing');
+    // A stall is the media element waiting for data; playing resumes it.
+    trigger('playbackWaiting');
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackTimeUpdated', { time: 31.25 });
+    expect(ctx.sammy.phase).toBe('initial');
+    trigger('playbackPlaying');
+    expect(ctx.sammy.phase).toBe('playing');
+  });
+
+  it('ignores dash.js’s momentary empty-buffer report while the media keeps playing', () => {
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    ctx.player.trigger('bufferStalled' as never, { mediaType: 'video' }, {});
+    expect(ctx.sammy.phase).toBe('playing');
+  });
+
+  it('off: no rtp and dash.js’s rules back; on again: Sammy’s', async () => {
+    const [intercept] = ctx.requestInterceptors;
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    ctx.sammy.setEnabled(false);
+    expect(rtpOf(await intercept!(mediaRequest()))).toBeUndefined();
+    expect(ctx.decisions.at(-1)).toMatchObject({ enabled: false, paceRateKbps: undefined });
+    expect(ctx.player.getSettings().streaming!.abr!.rules!.throughputRule!.active).toBe(true);
+    expect(ctx.player.getSettings().streaming!.abr!.rules!.abandonRequestsRule!.active).toBe(true);
+    ctx.sammy.setEnabled(true);
+    expect(ctx.player.getSettings().streaming!.abr!.rules!.throughputRule!.active).toBe(false);
+    expect(rtpOf(await intercept!(mediaRequest()))).toBe(18_600);
+  });
+
+  it('updates c0 and c1 live and rejects a spiral-prone update, keeping the old values', async () => {
+    const [intercept] = ctx.requestInterceptors;
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    ctx.setBuffer(0);
+    ctx.sammy.update({ c0: 4 });
+    expect(rtpOf(await intercept!(mediaRequest()))).toBe(24_500); // 4 × 6128
+    expect(() => ctx.sammy.update({ c1: 1 })).toThrow(SammyConfigError);
+    expect(ctx.sammy.parameters.c1).toBe(2.8);
+  });
+
+  it('in header mode sends the whole payload in CMCD-* headers, rtp in CMCD-Status, none in the URL', async () => {
+    ctx.sammy.setCmcdMode('header');
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    const [intercept] = ctx.requestInterceptors;
+    const req = await intercept!(mediaRequest());
+    expect(req.url).toBe('http://localhost/media/default/video/seg-3.m4s');
+    expect(req.headers!['CMCD-Status']).toBe('rtp=18600');
+    expect(fromCmcdHeaders(req.headers!)).toMatchObject({ br: 3000, ot: 'v', rtp: 18_600 });
+    expect(() => ctx.sammy.setCmcdMode('json' as never)).toThrow(/cmcdMode/);
+  });
+
+  it('measures chunk throughput and keeps only unpaced initial-phase samples in the history', async () => {
+    const store = memoryStore();
+    const c = setup({ initialHistory: store });
+    const [intercept] = c.requestInterceptors;
+    const [onResponse] = c.responseInterceptors;
+    const respond = async (req: CommonMediaRequestLike, bytes: number, ms: number) =>
+      onResponse!({ request: req, status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 1000, responseEnd: 1000 + ms } } as CommonMediaResponseLike);
+    await respond(await intercept!(mediaRequest()), 1_000_000, 400); // 20 Mbps, unpaced, initial
+    await respond(await intercept!(mediaRequest('audio')), 64_000, 200); // audio: latency-bound, kept out
+    c.player.trigger('playbackPlaying' as never, {}, {});
+    await respond(await intercept!(mediaRequest()), 1_000_000, 800); // 10 Mbps, paced
+    expect(c.samples.map((s) => [s.mediaType, s.phase, s.throughputKbps, s.paceRateKbps])).toEqual([
+      ['video', 'initial', 20_000, undefined],
+      ['audio', 'initial', 2_560, undefined],
+      ['video', 'playing', 10_000, 18_600],
+    ]);
+    // The video estimate ignores the slow audio sample: harmonic mean of 20 000 and 10 000.
+    await intercept!(mediaRequest());
+    expect(c.decisions.at(-1)!.throughputKbps).toBeCloseTo(13_333, 0);
+    expect(store.load()).toEqual([20_000]);
+    // The next session's first pick follows that history: β × 20 000.
+    expect(setup({ initialHistory: store }).player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(14_000);
+  });
+
+  it('the rule picks by Eq. 1 from the session estimate and defers to dash.js when off', () => {
+    const factory = ctx.rules[0]!.rule as (c: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null; priority: number } } };
+    const instance = factory({}).create();
+    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
+    const rulesContext = {
+      getMediaType: () => 'video',
+      getMediaInfo: () => ({}),
+      getAbrController: () => ({
+        getPossibleVoRepresentationsFilteredBySettings: () => reps,
+        getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...reps].reverse().find((r) => r.bitrateInKbit <= kbps) ?? reps[0],
+      }),
+    };
+    // No samples yet: the lowest rung.
+    expect(instance.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(300);
+    expect(instance.getSwitchRequest(rulesContext).priority).toBe(1);
+    ctx.sammy.setEnabled(false);
+    expect(instance.getSwitchRequest(rulesContext).representation).toBeNull();
+  });
+
+  it('detach removes the rule and restores dash.js’s settings', () => {
+    const removeRule = vi.spyOn(ctx.player, 'removeABRCustomRule');
+    ctx.sammy.detach();
+    expect(removeRule).toHaveBeenCalledWith(SAMMY_RULE_NAME);
+    const s = ctx.player.getSettings().streaming!;
+    expect(s.abr!.rules!.bolaRule!.active).toBe(true);
+    expect(s.cmcd!.enabled).toBe(false);
+    expect(s.cmcd!.enabledKeys).toContain('rtp');
+  });
+
+  it('rejects a bad configuration at attach time', () => {
+    expect(() => setup({ c1: 0.5 })).toThrow(/c1 must be at least/);
+  });
+});
