@@ -10,7 +10,7 @@ export interface Interval {
   end: number;
 }
 
-type Style = 'points' | 'hollow-points' | 'step' | 'dashed-step';
+type Style = 'points' | 'hollow-points' | 'small-points' | 'step' | 'dashed-step';
 
 interface LineSpec {
   source: SeriesName;
@@ -49,6 +49,7 @@ function seriesOptions(line: LineSpec): uPlot.Series {
   switch (line.style) {
     case 'points':
     case 'hollow-points':
+    case 'small-points':
       // One dot per response: joining them would suggest a rate between responses that nobody measured.
       return {
         ...base,
@@ -57,7 +58,9 @@ function seriesOptions(line: LineSpec): uPlot.Series {
         points:
           line.style === 'points'
             ? { show: true, size: 7, width: 1, fill: line.color }
-            : { show: true, size: 11, width: 1.5, fill: 'rgba(0, 0, 0, 0)' },
+            : line.style === 'small-points'
+              ? { show: true, size: 4, width: 1, fill: line.color }
+              : { show: true, size: 11, width: 1.5, fill: 'rgba(0, 0, 0, 0)' },
       };
     case 'step':
     case 'dashed-step':
@@ -132,7 +135,9 @@ export class Charts {
         axes: [axis('kbps', 'Mbps (log)', mbpsTicks)],
         lines: [
           { source: 'chunkThroughput', label: 'chunk throughput (client)', color: '#2563eb', style: 'points', scale: 'kbps', format: formatRate },
-          { source: 'deliveryRate', label: 'delivery rate (server)', color: '#ea580c', style: 'hollow-points', scale: 'kbps', format: formatRate },
+          { source: 'achievedRate', label: 'achieved (server record)', color: '#ea580c', style: 'hollow-points', scale: 'kbps', format: formatRate },
+          // Read before the body was sent: the connection's rate so far, not this response's, so a point of its own.
+          { source: 'tcpDeliveryRate', label: 'TCP delivery rate at response start', color: '#0f766e', style: 'small-points', scale: 'kbps', format: formatRate },
           { source: 'paceRate', label: 'pace rate (rtp)', color: '#16a34a', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'bitrate', label: 'bitrate', color: '#7c3aed', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'topBitrate', label: 'top bitrate', color: '#6b7280', style: 'dashed-step', scale: 'kbps', format: formatRate },

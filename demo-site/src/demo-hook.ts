@@ -4,8 +4,11 @@ import type { SeriesName } from './graph-data.js';
 import type { SessionSummary } from './session.js';
 import type { DemoState } from './url-state.js';
 
-/** Where the server-measured delivery rate comes from: the origin's live records, or `Server-Timing`. */
-export type DeliverySource = 'records' | 'server-timing';
+/**
+ * The origin's live delivery records (the `achievedRate` series): followed, or not available
+ * (an origin other than the page's, e.g. a Fastly service, or the stream failed).
+ */
+export type RecordsFeed = 'following' | 'unavailable';
 
 /**
  * Read-only handle for end-to-end tests (`window.sammyDemo`); documented in README.md.
@@ -20,7 +23,7 @@ export interface SammyDemoHook {
   summary(): SessionSummary;
   /** The settings in effect (what the URL says). */
   state(): DemoState;
-  deliverySource(): DeliverySource;
+  deliveryRecords(): RecordsFeed;
 }
 
 declare global {

@@ -4,8 +4,18 @@ import { TimeSeries } from './time-series.js';
 export const SERIES_NAMES = [
   /** Client-measured throughput of each video segment, kbps. */
   'chunkThroughput',
-  /** Delivery rate the server measured for each video response, kbps. */
-  'deliveryRate',
+  /**
+   * Rate each video response's body was delivered at, kbps: the origin's delivery record
+   * (`achievedKbps`, bytes over first byte written → last byte acknowledged). Only from an origin
+   * that publishes records (the reference origin); none from a Fastly service.
+   */
+  'achievedRate',
+  /**
+   * The kernel's TCP_INFO `delivery_rate` in each video response's `Server-Timing`, kbps. The server
+   * reads it when it writes the headers, before any of the body is sent: it is the connection's
+   * latest estimate (from earlier data), not this response's rate. Plotted at the response's first byte.
+   */
+  'tcpDeliveryRate',
   /** Pace rate requested as CMCD rtp with each video request, kbps (null: none sent). */
   'paceRate',
   /** Bitrate of each requested video segment, kbps. */
@@ -14,7 +24,7 @@ export const SERIES_NAMES = [
   'topBitrate',
   /** Video buffer level, s. */
   'bufferLevel',
-  /** Smoothed RTT from Server-Timing, ms. */
+  /** Smoothed RTT from Server-Timing (taken before the body), ms. */
   'rtt',
   /** Retransmitted segments on the connection so far, from Server-Timing. */
   'retransmits',

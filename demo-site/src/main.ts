@@ -1,16 +1,17 @@
-import { attach, SammyConfigError, type SammyDecision, type SegmentSample } from 'sammy-pacing-dashjs';
+import { attach, SammyConfigError, type MediaKind, type SammyDecision, type SegmentSample } from 'sammy-pacing-dashjs';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import './styles.css';
 import { Charts, type Interval } from './charts.js';
 import { bindControls } from './controls.js';
 import { createDashPlayer } from './dash-player.js';
-import { followDeliveryRecords } from './delivery-records-feed.js';
-import { installDemoHook, type DeliverySource } from './demo-hook.js';
+import { followDeliveryRecords, OwnRecords } from './delivery-records-feed.js';
+import { installDemoHook, type RecordsFeed } from './demo-hook.js';
 import { byId } from './dom.js';
 import { GraphData } from './graph-data.js';
 import { manifestUrl, recordEventsUrl } from './origin-url.js';
 import { RequestedSegments } from './requested-segments.js';
-import { watchServerTiming, type TimedReport } from './server-timing-feed.js';
+import type { ResourceReport } from 'sammy-pacing-protocol/measure';
+import { watchServerTiming } from './server-timing-feed.js';
 import { DemoSession } from './session.js';
 import { SummaryPanel } from './summary-panel.js';
 import { parseDemoState, serialiseDemoState } from './url-state.js';
@@ -34,7 +35,7 @@ const graph = new GraphData();
 const requested = new RequestedSegments();
 let session = new DemoSession(state.sammy);
 let sessionStartedAt = Date.now();
-let deliverySource: DeliverySource = 'server-timing';
+let recordsFeed: RecordsFeed = 'unavailable';
 let stopRecords: (() => void) | undefined;
 let initialised = false;
 
@@ -55,28 +56,31 @@ function applyMultiplier(name: 'c0' | 'c1', value: number): string | undefined {
   return undefined;
 }
 
-function setDeliverySource(source: DeliverySource): void {
-  deliverySource = source;
-  deliveryLabel.textContent = source === 'records' ? "from the origin's delivery records" : 'from Server-Timing';
+function setRecordsFeed(feed: RecordsFeed): void {
+  recordsFeed = feed;
+  deliveryLabel.textContent = feed === 'following' ? "from the origin's delivery records" : 'none: this origin publishes no delivery records';
 }
+
+// The origin's records cover every client: keep this session's own video responses, matched by record id.
+const ownRecords = new OwnRecords<MediaKind>((record: DeliveryRecord, kind) => {
+  if (kind === 'video' && !record.aborted) graph.series.achievedRate.push(record.finishedAt, record.achievedKbps);
+});
 
 function onRecord(record: DeliveryRecord): void {
-  // The origin's records cover every client; keep this session's video responses.
-  if (record.startedAt < sessionStartedAt || record.aborted) return;
-  if (requested.kindOf(record.path) !== 'video') return;
-  graph.series.deliveryRate.push(record.finishedAt, record.achievedKbps);
+  ownRecords.addRecord(record);
 }
 
-function onServerTiming({ time, url, report }: TimedReport): void {
-  if (time < sessionStartedAt) return;
+function onServerTiming({ requestedAt, respondedAt: time, url, report }: ResourceReport): void {
+  if (requestedAt < sessionStartedAt) return;
+  const kind = requested.kindOf(url);
+  if (report.recordId !== undefined && kind !== undefined) ownRecords.addResponse(report.recordId, kind);
+  // The server took these TCP figures when it wrote the headers: plot them at the response's first byte.
   // What the server says it used: shows whether it honoured the header (`npm start` honours it; `--no-client-cc` turns that off).
   const cc = report.congestionControl;
   if (cc !== undefined) ccLabel.textContent = state.cc === undefined || state.cc === cc ? `server uses ${cc}` : `server kept ${cc}`;
   if (report.rttMs !== undefined) graph.series.rtt.push(time, report.rttMs);
   if (report.retransmits !== undefined) graph.series.retransmits.push(time, report.retransmits);
-  if (deliverySource === 'server-timing' && report.deliveryRateKbps !== undefined && requested.kindOf(url) === 'video') {
-    graph.series.deliveryRate.push(time, report.deliveryRateKbps);
-  }
+  if (report.deliveryRateKbps !== undefined && requested.kindOf(url) === 'video') graph.series.tcpDeliveryRate.push(time, report.deliveryRateKbps);
 }
 
 function onDecision(d: SammyDecision): void {
@@ -84,7 +88,7 @@ function onDecision(d: SammyDecision): void {
   if (d.mediaType !== 'video') return;
   graph.series.paceRate.push(d.time, d.paceRateKbps ?? null);
   graph.series.bitrate.push(d.time, d.bitrateKbps);
-  graph.series.topBitrate.push(d.time, d.topBitrateKbps > 0 ? d.topBitrateKbps : null);
+  graph.series.topBitrate.push(d.time, d.topVideoBitrateKbps > 0 ? d.topVideoBitrateKbps : null);
 }
 
 function onSample(s: SegmentSample): void {
@@ -98,12 +102,13 @@ function startSession(): void {
   stopRecords = undefined;
   graph.clear();
   requested.clear();
+  ownRecords.clear();
   session = new DemoSession(sammy.enabled);
   sessionStartedAt = Date.now();
   status.textContent = '';
   const recordsUrl = recordEventsUrl(state.origin, location.origin);
-  setDeliverySource(recordsUrl ? 'records' : 'server-timing');
-  if (recordsUrl) stopRecords = followDeliveryRecords(recordsUrl, onRecord, () => setDeliverySource('server-timing'));
+  setRecordsFeed(recordsUrl ? 'following' : 'unavailable');
+  if (recordsUrl) stopRecords = followDeliveryRecords(recordsUrl, onRecord, () => setRecordsFeed('unavailable'));
   const url = manifestUrl(state.origin, location.origin);
   session.playRequested(Date.now());
   if (initialised) {
@@ -214,7 +219,7 @@ installDemoHook({
   series: () => graph.counts(),
   summary: () => session.summary(Date.now()),
   state: () => ({ ...state }),
-  deliverySource: () => deliverySource,
+  deliveryRecords: () => recordsFeed,
 });
 
 video.muted = true; // Autoplay is only allowed muted.

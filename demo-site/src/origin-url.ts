@@ -16,18 +16,10 @@ export function manifestUrl(origin: string, pageOrigin: string): string {
  * The SSE stream of delivery records, when the origin can be expected to publish one: the
  * reference origin does, and it is the one serving this page. A Fastly service does not, and
  * asking it (cross-origin, without CORS) would only put a failed request in the console; then
- * the page falls back to the `Server-Timing` figures on each response.
+ * the page shows no achieved rates, only the `Server-Timing` figures on each response.
  */
 export function recordEventsUrl(origin: string, pageOrigin: string): string | undefined {
   const base = new URL(originBase(origin, pageOrigin));
   if (base.origin !== new URL(pageOrigin).origin) return undefined;
   return new URL(RECORD_EVENTS_PATH, base.origin).href;
-}
-
-/**
- * Path of a URL without query or fragment: how delivery records name a response. Takes an
- * absolute URL or a path (which comes back as it is, less any query or fragment).
- */
-export function urlPath(urlOrPath: string): string {
-  return new URL(urlOrPath, 'http://path.invalid').pathname;
 }

@@ -1,5 +1,5 @@
 import type { MediaKind } from 'sammy-pacing-dashjs';
-import { urlPath } from './origin-url.js';
+import { pathOf } from 'sammy-pacing-protocol';
 
 /**
  * The media segments this player asked for, by path. Delivery records and Resource Timing
@@ -11,14 +11,14 @@ export class RequestedSegments {
 
   /** Remembers a requested URL; the CMCD query parameter is irrelevant, only the path counts. */
   add(url: string, kind: MediaKind): void {
-    this.kinds.set(urlPath(url), kind);
+    this.kinds.set(pathOf(url), kind);
     // Bounded: the oldest entries go (a Map iterates in insertion order).
     if (this.kinds.size > 5000) this.kinds.delete(this.kinds.keys().next().value!);
   }
 
   /** Video or audio for a URL or path this player requested, else undefined. */
   kindOf(urlOrPath: string): MediaKind | undefined {
-    return this.kinds.get(urlPath(urlOrPath));
+    return this.kinds.get(pathOf(urlOrPath));
   }
 
   clear(): void {

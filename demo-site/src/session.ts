@@ -1,7 +1,6 @@
 import type { SegmentSample } from 'sammy-pacing-dashjs';
-import { RebufferLog, totalMs } from './rebuffer.js';
+import { mean, median, relativeChange, StallLog, totalStallTime, type StallInterval } from 'sammy-pacing-protocol/measure';
 import { RunLog, type Run } from './runs.js';
-import { mean, median, relativeChange } from './statistics.js';
 
 /** What the summary needs of a finished segment. */
 export type ChunkSample = Pick<SegmentSample, 'time' | 'mediaType' | 'durationMs' | 'throughputKbps' | 'bitrateKbps'>;
@@ -51,9 +50,9 @@ export interface SessionSummary {
  */
 export class DemoSession {
   private playRequestedAt: number | undefined;
-  private playbackStartedAt: number | undefined;
   private readonly chunks: ChunkSample[] = [];
-  readonly rebuffers = new RebufferLog();
+  /** Stalls after the first frame; it also knows when playback started. */
+  readonly rebuffers = new StallLog();
   readonly runs: RunLog;
 
   constructor(paced: boolean) {
@@ -66,20 +65,17 @@ export class DemoSession {
 
   /** Playback (re)started; the first time ends the initial phase and begins the first run. */
   playing(time: number): void {
-    if (this.playbackStartedAt === undefined) {
-      this.playbackStartedAt = time;
-      this.runs.playbackStarted(time);
-    }
-    this.rebuffers.stallEnded(time);
+    if (!this.started) this.runs.playbackStarted(time);
+    this.rebuffers.playing(time);
   }
 
   get started(): boolean {
-    return this.playbackStartedAt !== undefined;
+    return this.rebuffers.playbackStartedAt !== undefined;
   }
 
   /** Playback waits for data. Before the first frame that is startup, not a rebuffer. */
   waiting(time: number): void {
-    if (this.started) this.rebuffers.stallStarted(time);
+    this.rebuffers.waiting(time);
   }
 
   setPaced(time: number, paced: boolean): void {
@@ -99,14 +95,12 @@ export class DemoSession {
   summary(now: number): SessionSummary {
     const stalls = this.rebuffers.intervals(now);
     const runs = this.runs.all().map((run) => summariseRun(run, stalls, now));
+    const startedAt = this.rebuffers.playbackStartedAt;
     return {
-      startupDelayMs:
-        this.playRequestedAt !== undefined && this.playbackStartedAt !== undefined
-          ? this.playbackStartedAt - this.playRequestedAt
-          : undefined,
+      startupDelayMs: this.playRequestedAt !== undefined && startedAt !== undefined ? startedAt - this.playRequestedAt : undefined,
       meanBitrateKbps: mean(this.chunks.map((c) => c.bitrateKbps)),
       rebufferCount: stalls.length,
-      rebufferMs: totalMs(stalls),
+      rebufferMs: totalStallTime(stalls),
       medianChunkThroughputKbps: median(this.chunks.map((c) => c.throughputKbps)),
       chunks: this.chunks.length,
       runs,
@@ -115,7 +109,7 @@ export class DemoSession {
   }
 }
 
-function summariseRun(run: Run, stalls: { start: number; end: number }[], now: number): RunSummary {
+function summariseRun(run: Run, stalls: readonly StallInterval[], now: number): RunSummary {
   const end = run.endedAt ?? now;
   const inRun = stalls.filter((s) => s.start >= run.startedAt && s.start < end);
   return {
@@ -127,7 +121,7 @@ function summariseRun(run: Run, stalls: { start: number; end: number }[], now: n
     medianChunkThroughputKbps: median(run.chunks.map((c) => c.throughputKbps)),
     meanBitrateKbps: mean(run.chunks.map((c) => c.bitrateKbps)),
     rebufferCount: inRun.length,
-    rebufferMs: totalMs(inRun),
+    rebufferMs: totalStallTime(inRun),
   };
 }
 

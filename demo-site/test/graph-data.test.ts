@@ -15,4 +15,13 @@ describe('GraphData', () => {
     data.clear();
     expect(Object.values(data.counts()).every((n) => n === 0)).toBe(true);
   });
+
+  it('keeps the server record’s achieved rate and the kernel’s delivery rate at response start apart', () => {
+    // One is measured over the whole body, the other before the body was sent: one series would mix them.
+    expect(SERIES_NAMES).toContain('achievedRate');
+    expect(SERIES_NAMES).toContain('tcpDeliveryRate');
+    const data = new GraphData();
+    data.series.achievedRate.push(1, 15_000);
+    expect(data.counts().tcpDeliveryRate).toBe(0);
+  });
 });

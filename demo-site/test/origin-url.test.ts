@@ -1,6 +1,6 @@
 import { RECORD_EVENTS_PATH } from 'sammy-pacing-protocol';
 import { describe, expect, it } from 'vitest';
-import { manifestUrl, recordEventsUrl, urlPath } from '../src/origin-url.js';
+import { manifestUrl, recordEventsUrl } from '../src/origin-url.js';
 
 const PAGE = 'http://localhost:8080';
 
@@ -18,9 +18,5 @@ describe('origin URLs', () => {
     expect(recordEventsUrl('', PAGE)).toBe(`${PAGE}${RECORD_EVENTS_PATH}`);
     expect(recordEventsUrl('http://localhost:8080', PAGE)).toBe(`${PAGE}${RECORD_EVENTS_PATH}`);
     expect(recordEventsUrl('https://x.global.ssl.fastly.net', PAGE)).toBeUndefined();
-  });
-
-  it('names a response by its path, without the CMCD query', () => {
-    expect(urlPath('http://h/media/default/v1/seg-3.m4s?CMCD=rtp%3D15000')).toBe('/media/default/v1/seg-3.m4s');
   });
 });

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { REPO_ROOT } from './snippet.js';
+import { REPO_ROOT } from './repo-root.js';
 import { ORIGIN_ENV } from './origin-env.js';
 
 /** What the tests load, with the workspace that builds it. */

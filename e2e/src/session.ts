@@ -4,8 +4,9 @@
  * first `playing` of the <video>, player errors and console errors.
  */
 import type { Page, Request } from '@playwright/test';
-import { CMCD_PARAM, validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
-import { RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
+import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { median as medianOf } from 'sammy-pacing-protocol/measure';
 import type { SammyDecision, SegmentSample } from 'sammy-pacing-dashjs';
 
 /** What the init script collects in the page (window.__e2e). */
@@ -46,29 +47,46 @@ export interface CapturedRequest {
   cmcd: CmcdDataValidationResult;
   /** The `rtp` the request carried, kbps, from the CMCD query parameter or the CMCD-Status header. */
   rtp: number | undefined;
+  /** `finished` once the whole response arrived, `failed` if it was aborted or refused. */
+  outcome: 'pending' | 'finished' | 'failed';
+  /**
+   * Id of the origin's delivery record for this response (its Server-Timing `sammy-id`), set when
+   * the response finished. The one way a test finds a request's record: never by path and time.
+   */
+  recordId: number | undefined;
 }
 
 function capture(request: Request): CapturedRequest {
   const url = request.url();
-  const parsed = new URL(url);
+  const path = pathOf(url);
   const headers = request.headers();
   const cmcd = validateCmcdRequest({ url, headers });
-  const rtp = (cmcd.data as { rtp?: unknown }).rtp;
+  // What the origin reads: the query's rtp first, then CMCD-Status.
+  const rtp = readRtp({ url, headers });
   // Playwright gives header names in lower case.
-  const cmcdInQuery = parsed.searchParams.has(CMCD_PARAM);
+  const cmcdInQuery = splitUrl(url).params.some(isCmcdParam);
   const cmcdInHeaders = Object.keys(headers).some((h) => h.startsWith('cmcd-'));
   return {
     url,
-    path: parsed.pathname,
+    path,
     headers,
-    isSegment: MEDIA_SEGMENT_PATH.test(parsed.pathname),
+    isSegment: MEDIA_SEGMENT_PATH.test(path),
     time: Date.now(),
     cmcdInQuery,
     cmcdInHeaders,
     hasCmcd: cmcdInQuery || cmcdInHeaders,
     cmcd,
-    rtp: typeof rtp === 'number' ? rtp : undefined,
+    rtp: rtp.kind === 'rtp' ? rtp.rtpKbps : undefined,
+    outcome: 'pending',
+    recordId: undefined,
   };
+}
+
+/** Marks a captured request finished, with the record id its response's Server-Timing names. */
+async function settle(request: Request, captured: CapturedRequest): Promise<void> {
+  const header = await (await request.response())?.headerValue('server-timing');
+  captured.recordId = header ? parseServerTiming(header).recordId : undefined;
+  captured.outcome = 'finished';
 }
 
 export interface WatchedPage {
@@ -86,9 +104,21 @@ export interface WatchedPage {
  */
 export async function watchPage(page: Page, options: { demoHook: boolean }): Promise<WatchedPage> {
   const requests: CapturedRequest[] = [];
+  const byRequest = new Map<Request, CapturedRequest>();
   const consoleErrors: string[] = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/media/')) requests.push(capture(request));
+    if (!pathOf(request.url()).startsWith('/media/')) return;
+    const captured = capture(request);
+    requests.push(captured);
+    byRequest.set(request, captured);
+  });
+  page.on('requestfinished', (request) => {
+    const captured = byRequest.get(request);
+    if (captured) settle(request, captured).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
+  });
+  page.on('requestfailed', (request) => {
+    const captured = byRequest.get(request);
+    if (captured) captured.outcome = 'failed';
   });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
@@ -132,6 +162,8 @@ interface SammyDemoHookLike {
     readonly enabled: boolean;
   };
   series(): Record<string, number>;
+  /** 'following' the origin's delivery records, or 'unavailable'. */
+  deliveryRecords(): string;
 }
 
 declare global {
@@ -157,9 +189,20 @@ export async function fetchRecords(origin: string): Promise<DeliveryRecord[]> {
   return (await res.json()) as DeliveryRecord[];
 }
 
+/**
+ * Finished requests with the record id their response carried, each id once: a response replayed
+ * from the browser's cache carries the id of the request that fetched it, whose record it is.
+ */
+export function recordedRequests(requests: readonly CapturedRequest[]): Array<CapturedRequest & { recordId: number }> {
+  const seen = new Set<number>();
+  return requests.filter((r): r is CapturedRequest & { recordId: number } => {
+    if (r.outcome !== 'finished' || r.recordId === undefined || seen.has(r.recordId)) return false;
+    seen.add(r.recordId);
+    return true;
+  });
+}
+
+/** The shared median; NaN when there is nothing to take it of, so an assertion on it fails. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return medianOf(values) ?? Number.NaN;
 }

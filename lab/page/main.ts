@@ -9,7 +9,8 @@
  * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
  * it holds for the very first request). The page records what the bench measures into `window.__lab`.
  */
-import { DEFAULT_MANIFEST_PATH, reportFromServerTimingEntries, roundRtpKbps, type PacingReport } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, roundRtpKbps, withoutCmcd, writeRtp } from 'sammy-pacing-protocol';
+import { latestResourceEntry, readResourceReport, StallLog, type ResourceReport } from 'sammy-pacing-protocol/measure';
 import type { PageState } from '../src/page-state.js';
 import { attach } from 'sammy-pacing-dashjs';
 import { MediaPlayer, type LogLevel } from 'dashjs';
@@ -38,6 +39,8 @@ const state: PageState = {
   ended: false,
 };
 (window as unknown as { __lab: PageState }).__lab = state;
+/** Fills `state.stalls` in place: the bench reads it from `window.__lab`. */
+const stalls = new StallLog(state.stalls);
 
 // Resource Timing keeps 250 entries by default; a session has more requests than that.
 performance.setResourceTimingBufferSize(100_000);
@@ -62,9 +65,7 @@ switch (arm) {
     if (!(capKbps > 0)) throw new Error('flat-cap needs ?cap=<kbps>');
     const rtp = roundRtpKbps(capKbps);
     player.addRequestInterceptor(async (request) => {
-      const url = new URL(request.url, location.href);
-      url.searchParams.set('CMCD', `rtp=${rtp}`);
-      request.url = url.toString();
+      request.url = writeRtp({ url: request.url, headers: {} }, rtp, 'query').url;
       return request;
     });
     break;
@@ -73,7 +74,7 @@ switch (arm) {
     const sammy = attach(player, { enabled: true });
     sammy.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
     sammy.on('decision', (d) => {
-      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.bufferLevelSeconds, phase: d.phase });
+      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
     });
     break;
   }
@@ -93,30 +94,16 @@ interface FragmentEvent {
   };
 }
 
-/** Server-Timing of a finished request, found by URL in Resource Timing (same origin, so exposed). */
-function withoutCmcd(url: string): string {
-  const u = new URL(url, location.href);
-  u.searchParams.delete('CMCD');
-  return u.toString();
-}
-
 /**
- * The request's Resource Timing entry. Its name is the URL as sent, which carries the CMCD query
- * the arm added (Sammy, dash.js's own CMCD, the flat cap), while dash.js reports the URL without it.
+ * The request's Resource Timing entry, with the server's report on it. Its name is the URL as sent,
+ * which carries the CMCD query the arm added (Sammy, dash.js's own CMCD, the flat cap), while
+ * dash.js reports the URL without it.
  */
-function serverReport(url: string): { report: PacingReport; start?: number; end?: number; bytes?: number } {
-  const key = withoutCmcd(url);
-  const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-  let e: PerformanceResourceTiming | undefined;
-  for (let i = entries.length - 1; i >= 0 && !e; i--) if (withoutCmcd(entries[i]!.name) === key) e = entries[i];
-  if (!e) return { report: {} };
-  const requestStart = e.requestStart > 0 ? e.requestStart : e.startTime;
-  return {
-    report: reportFromServerTimingEntries(e.serverTiming),
-    start: performance.timeOrigin + requestStart,
-    end: performance.timeOrigin + e.responseEnd,
-    bytes: e.encodedBodySize || undefined,
-  };
+function serverReport(url: string): ResourceReport | undefined {
+  // Entry names are absolute; resolve the player's URL in case it is not.
+  const absolute = new URL(url, location.href).href;
+  const entry = latestResourceEntry(performance.getEntriesByType('resource') as PerformanceResourceTiming[], absolute, withoutCmcd);
+  return entry && readResourceReport(entry, performance.timeOrigin);
 }
 
 player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
@@ -126,16 +113,16 @@ player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
   // Resource Timing lands just after the loader's callback: read it on the next tick.
   setTimeout(() => {
     const s = serverReport(url);
-    const end = s.end ?? epochNow();
+    const end = s?.finishedAt ?? epochNow();
     state.chunks.push({
       url,
       mediaType: r.mediaType ?? '',
-      start: s.start ?? end,
+      start: s?.requestedAt ?? end,
       end,
-      bytes: s.bytes ?? r.bytesLoaded ?? 0,
+      bytes: s?.bytes ?? r.bytesLoaded ?? 0,
       bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
       segmentSeconds: r.duration ?? 0,
-      server: s.report,
+      server: s?.report ?? {},
     });
   }, 50);
 }) as never);
@@ -164,14 +151,11 @@ video.addEventListener('playing', () => {
     state.startedAt = now;
     state.startupRequests = startupRequests(now);
   }
-  const open = state.stalls[state.stalls.length - 1];
-  if (open && open.end === undefined) open.end = now;
+  stalls.playing(now);
 });
-// A stall is a `waiting` after playback started (the startup wait is the startup delay).
+// A stall is a `waiting` after playback started (the startup wait is the startup delay) and before it ended.
 video.addEventListener('waiting', () => {
-  if (state.startedAt === undefined || state.ended) return;
-  const open = state.stalls[state.stalls.length - 1];
-  if (!open || open.end !== undefined) state.stalls.push({ start: epochNow() });
+  if (!state.ended) stalls.waiting(epochNow());
 });
 video.addEventListener('ended', () => (state.ended = true));
 

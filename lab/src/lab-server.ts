@@ -3,6 +3,7 @@
  * front of the media, the lab page and a fixed-size object for the HTTP neighbour. Every response
  * (video, audio, manifest, neighbour HTTP) goes through the middleware, so each connection gets
  * the bench's congestion control and each paced response gets kernel pacing at its CMCD rtp.
+ * Delivery records are published (sammyRecords) for the bench, which reads them through the page.
  *
  *   lab-server --host IP --port P --media DIR --page DIR --cc cubic --seed N
  *
@@ -10,7 +11,7 @@
  */
 import express from 'express';
 import { isCongestionControl, MEDIA_PATH } from 'sammy-pacing-protocol';
-import { sammyPacing } from 'sammy-pacing-express';
+import { sammyPacing, sammyRecords } from 'sammy-pacing-express';
 import { arg } from './args.js';
 import { rng } from './stats.js';
 
@@ -31,8 +32,13 @@ const blobs = new Map<number, Buffer>();
 const seed = Number(arg('seed', '1'));
 const pacing = sammyPacing({ mechanism: 'kernel', congestionControl: cc, records: 5000, logger: { info() {}, warn: (m: string) => console.error(m), debug() {} } });
 
+// The bench reads the delivery records from the page (same origin); they come before the pacing
+// middleware so their own responses are neither paced nor recorded. The lab network is private.
+const records = sammyRecords(pacing.records);
+
 const app = express();
 app.disable('x-powered-by');
+app.use(records);
 app.use(pacing);
 app.use(MEDIA_PATH, express.static(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') }));
 app.use('/lab', express.static(arg('page'), { cacheControl: false }));
@@ -53,6 +59,7 @@ const server = app.listen(Number(arg('port')), arg('host'), () => {
   console.log(JSON.stringify({ ready: true, mechanism: pacing.mechanism, cc }));
 });
 const stop = (): void => {
+  records.close();
   pacing.close();
   server.close();
   server.closeAllConnections();

@@ -1,11 +1,12 @@
 /**
  * What one run records (raw, saved as JSON) and the metrics derived from it.
  */
-import type { DeliveryRecord, PacingReport } from 'sammy-pacing-protocol';
+import { pathOf, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import type { PageState } from './page-state.js';
 
 export type { PageState } from './page-state.js';
 import type { Arm, Neighbour } from './config.js';
+import { closeStalls, totalStallTime } from 'sammy-pacing-protocol/measure';
 import { mean, quantile } from './stats.js';
 import type { QueueSample } from './topology.js';
 
@@ -84,22 +85,12 @@ export interface RunMetrics {
   errors: number;
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url.split('?')[0] ?? url;
-  }
-}
-
 export function startupDelayMs(p: PageState): number | undefined {
   return p.startedAt === undefined ? undefined : p.startedAt - p.playRequestedAt;
 }
 
 export function rebuffers(p: PageState, endAt: number): { count: number; seconds: number } {
-  let seconds = 0;
-  for (const s of p.stalls) seconds += ((s.end ?? endAt) - s.start) / 1000;
-  return { count: p.stalls.length, seconds };
+  return { count: p.stalls.length, seconds: totalStallTime(closeStalls(p.stalls, endAt)) / 1000 };
 }
 
 /** Time-weighted mean of the rendered video bitrate from playback start to `endAt`. */

@@ -3,6 +3,7 @@
  * Types only, so the browser page and the Node bench share one definition.
  */
 import type { PacingReport } from 'sammy-pacing-protocol';
+import type { Stall } from 'sammy-pacing-protocol/measure';
 
 /** One media segment download, as the page measured it. */
 export interface PageChunk {
@@ -22,7 +23,8 @@ export interface PageState {
   role: string;
   playRequestedAt: number;
   startedAt?: number;
-  stalls: Array<{ start: number; end?: number }>;
+  /** Filled in place by the page's StallLog (epoch ms); `end` absent while a stall lasts. */
+  stalls: Stall[];
   qualities: Array<{ t: number; kbps: number }>;
   chunks: PageChunk[];
   paces: Array<{ t: number; kbps: number | undefined; bufferSeconds: number; phase: string }>;

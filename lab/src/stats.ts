@@ -1,22 +1,11 @@
-/** Small, dependency-free statistics for per-run metrics and their spread across runs. */
+/**
+ * Statistics for per-run metrics and their spread across runs. The quantiles and means are the
+ * ones the demo and the pages use (`sammy-pacing-protocol/measure`); the lab adds spread, percent
+ * change and its seeded run order.
+ */
+import { median, relativeChange } from 'sammy-pacing-protocol/measure';
 
-export function quantile(values: readonly number[], q: number): number | undefined {
-  const xs = values.filter(Number.isFinite).slice().sort((a, b) => a - b);
-  if (xs.length === 0) return undefined;
-  const pos = (xs.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  const a = xs[lo] as number;
-  const b = xs[hi] as number;
-  return a + (b - a) * (pos - lo);
-}
-
-export const median = (values: readonly number[]): number | undefined => quantile(values, 0.5);
-
-export function mean(values: readonly number[]): number | undefined {
-  const xs = values.filter(Number.isFinite);
-  return xs.length === 0 ? undefined : xs.reduce((s, x) => s + x, 0) / xs.length;
-}
+export { mean, median, quantile } from 'sammy-pacing-protocol/measure';
 
 export interface Spread {
   n: number;
@@ -32,8 +21,8 @@ export function spread(values: ReadonlyArray<number | undefined>): Spread {
 
 /** Relative change from `base` to `value`, in percent. */
 export function percentChange(base: number | undefined, value: number | undefined): number | undefined {
-  if (base === undefined || value === undefined || base === 0) return undefined;
-  return ((value - base) / Math.abs(base)) * 100;
+  const change = relativeChange(base, value);
+  return change === undefined ? undefined : change * 100;
 }
 
 /** Seeded PRNG (mulberry32): the same seed gives the same run order and blob bytes. */

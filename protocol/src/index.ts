@@ -4,3 +4,6 @@ export * from './server-timing.js';
 export * from './records.js';
 export * from './congestion-control.js';
 export * from './media-paths.js';
+export * from './cmcd-url.js';
+export * from './cmcd-read.js';
+export * from './cmcd-write.js';

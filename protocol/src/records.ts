@@ -6,27 +6,50 @@ export const RECORDS_PATH = '/sammy/records';
 export const RECORD_EVENTS_PATH = '/sammy/records/events';
 /** SSE event name for one delivery record. */
 export const RECORD_EVENT = 'record';
+/**
+ * SSE event a subscriber gets when the server skipped records it could not take (it read too
+ * slowly); `data` is a RecordsSkipped JSON object. Its later records still arrive.
+ */
+export const RECORDS_SKIPPED_EVENT = 'skipped';
+
+export interface RecordsSkipped {
+  /** Records left out since the previous event. */
+  count: number;
+}
 
 /** What the server measured for one finished response. */
 export interface DeliveryRecord {
-  /** Monotonic id, per server process. */
+  /**
+   * Allocated when the request arrived (increasing, unique per record log), and echoed on the
+   * response in Server-Timing (`sammy-id;desc=<id>`, PacingReport.recordId): match a response
+   * to its record by this id, never by path and time.
+   */
   id: number;
   /** Request path without query (the CMCD parameter never appears here). */
   path: string;
   /** HTTP status sent. */
   status: number;
-  /** Body bytes written. */
+  /**
+   * Body bytes that reached the client: acknowledged by its TCP (TCP_INFO bytes_acked, counted from
+   * where this response starts in the connection's byte stream). Exact when `bytesExact`; otherwise a
+   * lower bound (the socket was closed while bytes were still unacknowledged and could still arrive),
+   * or, with `endReason` `sent`, the bytes handed to the operating system (no TCP_INFO: receipt unknown).
+   */
   bytes: number;
-  /** Wall-clock time the response started and finished, ms since the epoch. */
+  /** Whether `bytes` is an exact count of the body bytes the client acknowledged. */
+  bytesExact: boolean;
+  /** Body bytes the handler wrote (handed to the socket), whether or not they reached the client. */
+  bytesWritten: number;
+  /** Wall-clock time of the first body byte written, and of the last byte acknowledged (or the end), ms since the epoch. */
   startedAt: number;
   finishedAt: number;
-  /** Duration from first byte written to last byte acknowledged or flushed, ms. */
+  /** Duration from the first byte written to the last byte acknowledged (to the end when not all were), ms. */
   durationMs: number;
   /** `rtp` the client asked for, kbps; absent when none. */
   requestedRtpKbps?: number;
   /** Pace applied after clamping, kbps; absent when unpaced. */
   appliedPaceKbps?: number;
-  /** Achieved rate over the body, kbps. */
+  /** Achieved rate: `bytes` × 8 / `durationMs`, kbps (bits per ms). */
   achievedKbps: number;
   mechanism: PacingMechanism;
   /** TCP_INFO total retransmits taken during this response (after the last byte minus before the first). */
@@ -34,6 +57,19 @@ export interface DeliveryRecord {
   /** TCP_INFO smoothed RTT after the last byte, ms. */
   rttMs?: number;
   congestionControl?: string;
-  /** True when the client went away before the last byte. */
+  /** How the delivery ended. */
+  endReason: DeliveryEndReason;
+  /** The client did not get the whole response (`endReason` is neither `delivered` nor `sent`). */
   aborted: boolean;
 }
+
+/**
+ * How a delivery ended:
+ * - `delivered`: the client acknowledged every byte of the response;
+ * - `closed`: the connection closed first (the client went away or reset it, or the response was destroyed);
+ * - `stalled`: nothing was acknowledged for the server's progress timeout, so it dropped the connection;
+ * - `shutdown`: the server stopped tracking deliveries (closing) before the last acknowledgement;
+ * - `sent`: no TCP_INFO (TLS, not Linux): the response was handed to the operating system in full, receipt unknown.
+ */
+export type DeliveryEndReason = 'delivered' | 'closed' | 'stalled' | 'shutdown' | 'sent';
+export const DELIVERY_END_REASONS: readonly DeliveryEndReason[] = ['delivered', 'closed', 'stalled', 'shutdown', 'sent'];

@@ -20,11 +20,16 @@ export const SERVER_TIMING_METRICS = {
   retransmits: 'sammy-retrans',
   /** The kernel's current pacing rate, kbps (TCP_INFO pacing_rate). */
   pacingRate: 'sammy-pacing',
+  /**
+   * Id of this response's delivery record; `desc` carries it (an id, not a duration). Lets a client
+   * match each response to its own record (DeliveryRecord.id), never by path and time.
+   */
+  recordId: 'sammy-id',
 } as const;
 
 /** How a response was paced. `none`: no rtp, or pacing off. */
-export type PacingMechanism = 'kernel' | 'userspace' | 'fastly' | 'none';
-export const PACING_MECHANISMS: readonly PacingMechanism[] = ['kernel', 'userspace', 'fastly', 'none'];
+export type PacingMechanism = 'kernel' | 'userspace' | 'fastly' | 'varnish' | 'none';
+export const PACING_MECHANISMS: readonly PacingMechanism[] = ['kernel', 'userspace', 'fastly', 'varnish', 'none'];
 
 /** What a server reports about one response. Absent fields were not known. */
 export interface PacingReport {
@@ -37,9 +42,15 @@ export interface PacingReport {
   deliveryRateKbps?: number;
   retransmits?: number;
   pacingRateKbps?: number;
+  /** The response's delivery record id (DeliveryRecord.id), a non-negative integer. */
+  recordId?: number;
 }
 
-type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl'>;
+type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId'>;
+
+function isRecordId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
 
 const NUMERIC_FIELDS: ReadonlyArray<[NumericField, string]> = [
   ['requestedRtpKbps', SERVER_TIMING_METRICS.requestedRtp],
@@ -71,6 +82,7 @@ export function formatServerTiming(report: PacingReport): string {
   if (report.congestionControl && /^[A-Za-z0-9_-]+$/.test(report.congestionControl)) {
     entries.push(`${SERVER_TIMING_METRICS.congestionControl};desc=${report.congestionControl}`);
   }
+  if (isRecordId(report.recordId)) entries.push(`${SERVER_TIMING_METRICS.recordId};desc=${report.recordId}`);
   return entries.join(', ');
 }
 
@@ -95,6 +107,9 @@ export function reportFromServerTimingEntries(entries: Iterable<ServerTimingEntr
   if (mechanism && PACING_MECHANISMS.includes(mechanism)) report.mechanism = mechanism;
   const cc = byName.get(SERVER_TIMING_METRICS.congestionControl)?.description;
   if (cc) report.congestionControl = cc;
+  const id = byName.get(SERVER_TIMING_METRICS.recordId)?.description;
+  // Digits only: Number('') and Number('0x1f') would pass for ids.
+  if (id !== undefined && /^\d{1,15}$/.test(id)) report.recordId = Number(id);
   return report;
 }
 

@@ -25,6 +25,14 @@ describe('Server-Timing', () => {
   it('ignores metrics it does not know and malformed numbers', () => {
     expect(parseServerTiming('cdn-cache;desc=HIT, sammy-rtt;dur=abc, sammy-retrans;dur=2')).toEqual({ retransmits: 2 });
   });
+  it('echoes the record id in sammy-id and reads back only plain non-negative integers', () => {
+    const header = formatServerTiming({ mechanism: 'none', recordId: 4711 });
+    expect(header).toContain('sammy-id;desc=4711');
+    expect(parseServerTiming(header)).toMatchObject({ recordId: 4711 });
+    for (const bad of ['', '-1', '1.5', '0x1f', '1e3', 'abc']) expect(parseServerTiming(`sammy-id;desc=${bad}`)).toEqual({});
+    expect(formatServerTiming({ recordId: -1 })).toBe('');
+    expect(formatServerTiming({ recordId: 1.5 })).toBe('');
+  });
   it('never writes a congestion-control label that could break the header', () => {
     expect(formatServerTiming({ congestionControl: 'cubic, evil;dur=1' })).toBe('');
   });

@@ -1,19 +1,63 @@
 /**
- * The origin under benchmark, in its own process so its CPU time is its own: `process.cpuUsage()` here
- * counts only the server (the clients run in the parent). Speaks over the fork IPC channel:
- * sends `{ url }` once listening, answers `'cpu'` with its cpuUsage, exits on `'close'`.
+ * The origin under benchmark, in its own process so its CPU time and memory are its own: `process.cpuUsage()`
+ * here counts only the server (the clients run elsewhere). Started by server-process.ts with its config as JSON
+ * in argv[2]; speaks over the IPC channel: sends `{ url }` once listening, answers `'cpu'` with its cpuUsage,
+ * `'stats'` with its memory and connection counts, and exits on `'close'`.
  */
-import { isPacingMode } from '../src/pacing-mechanism.js';
-import { startTestOrigin } from '../test/helpers.js';
+import { isPacingMode, type PacingMode } from '../src/pacing-mechanism.js';
+import { setMaxSegmentSize } from '../src/socket-options.js';
+import { startTestOrigin, type TestOriginOptions } from '../test/helpers.js';
+import { openFileLimit } from './process-limits.js';
 
-export type BenchServerMessage = { url: string } | { cpu: NodeJS.CpuUsage };
+export interface BenchServerConfig {
+  mediaDir: string;
+  mode: PacingMode;
+  /** Listen address. Default 127.0.0.1. */
+  host?: string;
+  /** Leave the link's own MSS (loopback: 64 KB) instead of the test origin's Ethernet-sized cap. */
+  nativeMss?: boolean;
+  /** Further middleware options (JSON-safe ones). */
+  options?: Omit<TestOriginOptions, 'pacing' | 'host' | 'logger' | 'records'>;
+}
 
-const [mediaDir, mode] = process.argv.slice(2);
-if (!mediaDir || !isPacingMode(mode) || !process.send) throw new Error('usage: fork(bench-server.ts, [mediaDir, pacingMode])');
+export interface BenchServerStats {
+  rssBytes: number;
+  heapUsedBytes: number;
+  /** Open connections on the server. */
+  connections: number;
+  /** The middleware's responses not yet recorded. */
+  activeResponses: number;
+  /** This process's soft limit on open files. */
+  nofile: number;
+}
+
+export type BenchServerMessage = { url: string; port: number } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats };
+
+const config = JSON.parse(process.argv[2] ?? 'null') as BenchServerConfig | null;
+if (!config || !config.mediaDir || !isPacingMode(config.mode) || !process.send) {
+  throw new Error('usage: spawned by server-process.ts with a BenchServerConfig as JSON and an IPC channel');
+}
 const send = process.send.bind(process);
-const origin = await startTestOrigin(mediaDir, { pacing: mode });
+const origin = await startTestOrigin(config.mediaDir, { ...config.options, pacing: config.mode, host: config.host });
+if (config.nativeMss) {
+  const fd = (origin.server as unknown as { _handle?: { fd?: number } })._handle?.fd;
+  // 0 clears the listening socket's TCP_MAXSEG: accepted connections use the link's own MSS.
+  if (fd !== undefined) setMaxSegmentSize(fd, 0);
+}
 process.on('message', (msg) => {
   if (msg === 'cpu') send({ cpu: process.cpuUsage() } satisfies BenchServerMessage);
-  else if (msg === 'close') void origin.close().finally(() => process.exit(0));
+  else if (msg === 'stats') {
+    origin.server.getConnections((_err, connections) => {
+      const mem = process.memoryUsage();
+      const stats: BenchServerStats = {
+        rssBytes: mem.rss,
+        heapUsedBytes: mem.heapUsed,
+        connections,
+        activeResponses: origin.pacing.activeResponses,
+        nofile: openFileLimit(),
+      };
+      send({ stats } satisfies BenchServerMessage);
+    });
+  } else if (msg === 'close') void origin.close().finally(() => process.exit(0));
 });
-send({ url: origin.url } satisfies BenchServerMessage);
+send({ url: origin.url, port: origin.port } satisfies BenchServerMessage);

@@ -1,157 +1,64 @@
 /**
- * `npm run bench:origin`: on loopback, against a real origin in a child process,
- *  1. pacing error |achieved/requested − 1| (client-measured, request to last byte) at 2–100 Mbps for each
- *     mechanism: median and worst over REPEATS transfers per rate (target: median ≤ 3%);
- *  2. server CPU for 100 concurrent 8 Mbps paced streams against the same 100 streams unpaced — the same
- *     files over fresh connections, so the same bytes and the same connection work: the ratio of CPU time
- *     per transfer set is the cost of pacing (target: ≤ 1.2× for kernel pacing).
- * Bounded: a fixed set of transfers, about two minutes in all.
+ * `npm run bench:origin [-- --only <part>[,<part>…]]`: the origin's benchmarks, each against a real origin in a
+ * child process (its CPU and memory its own), figures printed, ratios taken within one run, and a final table of
+ * every figure against its target. Parts (about 6 minutes in all):
+ *   rates           pacing error at 2–100 Mbps on a warmed connection, kernel and userspace   (rates-and-cpu.ts)
+ *   cpu             server CPU, 100 paced streams vs the same unpaced                          (rates-and-cpu.ts)
+ *   first-response  3 MB at 4–20 Mbps on new connections: loopback, and veth as root           (first-response.ts)
+ *   stalled         500 stalled readers beside 100 normal clients                              (stalled-readers.ts)
+ *   concurrency     300 concurrent paced clients                                               (concurrency.ts)
+ * Exit code 1 if a target was missed.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Agent } from 'node:http';
-import { bodyBytesFor, cmcdQuery, ETHERNET_MSS, get, makeMediaDir, relativeError, warmAgent } from '../test/helpers.js';
-import type { BenchServerMessage } from './bench-server.js';
+import { parseArgs } from 'node:util';
+import { makeMediaDir } from '../test/helpers.js';
+import { killAllChildren } from './child-process.js';
+import { concurrencyBench } from './concurrency.js';
+import { firstResponseBench, writeFirstResponseMedia } from './first-response.js';
+import { cpuBench, RATE_SECONDS, RATES_MBPS, ratesBench, writeStreamMedia } from './rates-and-cpu.js';
+import { stalledReadersBench, writeStalledReaderMedia } from './stalled-readers.js';
+import { Summary } from './summary.js';
 
-const RATES_MBPS = [2, 5, 10, 20, 50, 100] as const;
-const REPEATS = 3;
-/** Seconds of data per rate transfer (at least 1 MB: see MIN_PACED_BODY_BYTES in test/helpers.ts). */
-const RATE_SECONDS = 1;
-const STREAMS = 100;
-const STREAM_KBPS = 8000;
-const STREAM_SECONDS = 3;
-/** Rounds of (unpaced, kernel, userspace) CPU runs; the median is reported. */
-const CPU_ROUNDS = 3;
-const MECHANISMS = ['kernel', 'userspace'] as const;
-type Mechanism = (typeof MECHANISMS)[number];
+const PARTS = ['rates', 'cpu', 'first-response', 'stalled', 'concurrency'] as const;
+type Part = (typeof PARTS)[number];
 
-interface BenchServer {
-  url: string;
-  cpuSeconds(): Promise<number>;
-  close(): Promise<void>;
+const { values } = parseArgs({ options: { only: { type: 'string', multiple: true }, help: { type: 'boolean' } } });
+if (values.help) {
+  console.log(`usage: npm run bench:origin [-- --only <part>[,<part>…]]\nparts: ${PARTS.join(', ')}`);
+  process.exit(0);
 }
-
-async function startServer(mediaDir: string, mode: Mechanism): Promise<BenchServer> {
-  const child: ChildProcess = fork(new URL('./bench-server.ts', import.meta.url), [mediaDir, mode], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const next = () =>
-    new Promise<BenchServerMessage>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`bench server exited with ${code}`));
-      child.once('exit', onExit);
-      child.once('message', (m) => {
-        child.off('exit', onExit);
-        resolve(m as BenchServerMessage);
-      });
-    });
-  const ready = await next();
-  if (!('url' in ready)) throw new Error('bench server did not start');
-  return {
-    url: ready.url,
-    async cpuSeconds() {
-      const reply = next();
-      child.send('cpu');
-      const m = await reply;
-      if (!('cpu' in m)) throw new Error('unexpected message from bench server');
-      return (m.cpu.user + m.cpu.system) / 1e6;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send('close');
-      }),
-  };
+const asked = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+const unknown = asked.filter((p) => !(PARTS as readonly string[]).includes(p));
+if (unknown.length) {
+  console.error(`unknown part(s): ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
+  process.exit(2);
 }
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
-
-async function pacingErrors(server: BenchServer): Promise<Map<number, number[]>> {
-  const agent: Agent = await warmAgent(server);
-  const errors = new Map<number, number[]>();
-  try {
-    for (let i = 0; i < REPEATS; i++) {
-      for (const mbps of RATES_MBPS) {
-        const kbps = mbps * 1000;
-        const res = await get(server, `/media/test/seg-${kbps}.m4s?${cmcdQuery(kbps)}`, { agent });
-        if (res.status !== 200 || res.body.length !== bodyBytesFor(kbps, RATE_SECONDS)) throw new Error(`bad response at ${mbps} Mbps`);
-        errors.set(mbps, [...(errors.get(mbps) ?? []), relativeError(res.rateKbps, kbps)]);
-      }
-    }
-  } finally {
-    agent.destroy();
-  }
-  return errors;
-}
-
-/** Server CPU seconds and wall seconds for STREAMS concurrent downloads of the stream file, paced or not. */
-async function streamsCpu(server: BenchServer, paced: boolean): Promise<{ cpuS: number; wallS: number; bytes: number }> {
-  const path = `/media/test/stream.m4s${paced ? `?${cmcdQuery(STREAM_KBPS)}` : ''}`;
-  const before = await server.cpuSeconds();
-  const started = performance.now();
-  const results = await Promise.all(Array.from({ length: STREAMS }, () => get(server, path)));
-  const wallS = (performance.now() - started) / 1000;
-  // Records are taken once the last byte is acknowledged: let the server finish its bookkeeping too.
-  await new Promise((r) => setTimeout(r, 300));
-  const cpuS = (await server.cpuSeconds()) - before;
-  if (results.some((r) => r.status !== 200)) throw new Error('a stream failed');
-  return { cpuS, wallS, bytes: results.reduce((n, r) => n + r.body.length, 0) };
-}
+const parts = new Set<Part>(asked.length ? (asked as Part[]) : PARTS);
 
 const media = makeMediaDir(
   RATES_MBPS.map((m) => m * 1000),
   RATE_SECONDS,
 );
-writeFileSync(join(media.dir, 'test', 'stream.m4s'), randomBytes(bodyBytesFor(STREAM_KBPS, STREAM_SECONDS)));
-const started = performance.now();
-try {
-  console.log(`Pacing error |achieved/requested − 1|, client-measured, ${REPEATS} transfers per rate (≥ 1 MB each), MSS ${ETHERNET_MSS}, loopback`);
-  console.log(`${'mechanism'.padEnd(10)} ${'Mbps'.padStart(5)} ${'median'.padStart(7)} ${'worst'.padStart(7)}`);
-  const overall: Record<string, number[]> = {};
-  for (const mechanism of MECHANISMS) {
-    const server = await startServer(media.dir, mechanism);
-    try {
-      for (const [mbps, errs] of await pacingErrors(server)) {
-        overall[mechanism] = [...(overall[mechanism] ?? []), ...errs];
-        console.log(`${mechanism.padEnd(10)} ${String(mbps).padStart(5)} ${pct(median(errs))} ${pct(Math.max(...errs))}`);
-      }
-    } finally {
-      await server.close();
-    }
-  }
-  for (const [mechanism, errs] of Object.entries(overall)) {
-    console.log(`${mechanism.padEnd(10)} all rates: median ${pct(median(errs)).trim()}, worst ${pct(Math.max(...errs)).trim()} (target median ≤ 3%)`);
-  }
+writeStreamMedia(media.dir);
+writeFirstResponseMedia(media.dir, randomBytes(3_000_000));
+writeStalledReaderMedia(media.dir);
 
-  console.log(`\nServer CPU, ${STREAMS} concurrent streams of ${bodyBytesFor(STREAM_KBPS, STREAM_SECONDS) / 1e6} MB, paced at ${STREAM_KBPS} kbps vs unpaced; median of ${CPU_ROUNDS} rounds`);
-  const servers = { kernel: await startServer(media.dir, 'kernel'), userspace: await startServer(media.dir, 'userspace') };
-  const runs: Record<'unpaced' | Mechanism, { cpuS: number; wallS: number; bytes: number }[]> = { unpaced: [], kernel: [], userspace: [] };
-  try {
-    for (let round = 0; round < CPU_ROUNDS; round++) {
-      runs.unpaced.push(await streamsCpu(servers.kernel, false));
-      for (const m of MECHANISMS) runs[m].push(await streamsCpu(servers[m], true));
-    }
-  } finally {
-    await Promise.all(Object.values(servers).map((s) => s.close()));
-  }
-  const unpacedCpu = median(runs.unpaced.map((r) => r.cpuS));
-  for (const [name, rs] of Object.entries(runs)) {
-    const cpuS = median(rs.map((r) => r.cpuS));
-    const wallS = median(rs.map((r) => r.wallS));
-    const mbPerCpuS = rs[0]!.bytes / 1e6 / cpuS;
-    const ratio = name === 'unpaced' ? '' : `  ${(cpuS / unpacedCpu).toFixed(2)}× unpaced${name === 'kernel' ? ' (target ≤ 1.2×)' : ''}`;
-    console.log(`${name.padEnd(10)} CPU ${cpuS.toFixed(2)} s  wall ${wallS.toFixed(2)} s  ${mbPerCpuS.toFixed(0)} MB per CPU-second${ratio}`);
-  }
-  console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s; server CPU is the server process's user + system time, which misses`);
-  console.log(' softirq work the kernel accounts to whichever task is running, e.g. its pacing timers.)');
+const summary = new Summary();
+const started = performance.now();
+let failed = false;
+try {
+  if (parts.has('rates')) await ratesBench(media.dir, summary);
+  if (parts.has('cpu')) await cpuBench(media.dir, summary);
+  if (parts.has('first-response')) await firstResponseBench(media.dir, summary);
+  if (parts.has('stalled')) await stalledReadersBench(media.dir, summary);
+  if (parts.has('concurrency')) await concurrencyBench(media.dir, summary);
+} catch (err) {
+  failed = true;
+  console.error(`\nbenchmark failed: ${(err as Error).stack ?? err}`);
 } finally {
+  killAllChildren();
   media.remove();
 }
+summary.print();
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+process.exitCode = failed || summary.missed > 0 ? 1 : 0;

@@ -1,11 +1,14 @@
 /**
- * A bounded, in-memory log of delivery records, with live subscribers (the SSE endpoint).
+ * A bounded, in-memory log of delivery records, with live subscribers (the records handler's SSE stream).
+ * Ids are allocated when a request arrives (so the response can echo its id) and records are added
+ * when their delivery ends: the log is in order of completion, ids are not.
  */
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 
 export const DEFAULT_RECORD_CAPACITY = 1000;
 
-export type NewDeliveryRecord = Omit<DeliveryRecord, 'id'>;
+/** A record to add: with the id allocated for its request, or without (one is allocated now). */
+export type NewDeliveryRecord = Omit<DeliveryRecord, 'id'> & { id?: number };
 export type RecordListener = (record: DeliveryRecord) => void;
 
 export class DeliveryRecordLog {
@@ -20,8 +23,14 @@ export class DeliveryRecordLog {
     this.#capacity = capacity;
   }
 
+  /** A fresh id for a response whose record will be added later. */
+  allocateId(): number {
+    return this.#nextId++;
+  }
+
   add(fields: NewDeliveryRecord): DeliveryRecord {
-    const record: DeliveryRecord = { id: this.#nextId++, ...fields };
+    const { id = this.allocateId(), ...rest } = fields;
+    const record: DeliveryRecord = { id, ...rest };
     if (this.#ring.length < this.#capacity) this.#ring.push(record);
     else this.#ring[this.#next] = record;
     this.#next = (this.#next + 1) % this.#capacity;

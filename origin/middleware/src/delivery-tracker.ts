@@ -1,123 +1,139 @@
 /**
- * Follows one response to its end and produces its delivery record. "End" is the last byte
- * acknowledged, read from TCP_INFO: with kernel pacing most of the body can still sit in the
- * socket buffer when Node reports `finish`. Without TCP_INFO it is `finish`.
+ * One response's delivery, from its request to the record of what reached the client. The
+ * connection it belongs to (delivery-connection.ts) admits it, feeds it the acknowledged stream
+ * offset (TCP_INFO bytes_acked) and ends it; this class turns that into the record's fields.
+ *
+ * Where the response sits in the connection's byte stream is known exactly: it is admitted only
+ * once the previous response is written, so it starts at the socket's bytesWritten then (`wireStart`)
+ * and ends at bytesWritten when Node has written its last byte (`prefinish`, `wireEnd`).
  */
 import type { ServerResponse } from 'node:http';
+import type { DeliveryEndReason } from 'sammy-pacing-protocol';
 import type { NewDeliveryRecord } from './delivery-records.js';
-import type { ConnectionSocket } from './connection.js';
 import type { ResponseMeter } from './response-meter.js';
 import type { TcpInfo } from './tcp-info.js';
 
-/** Longest wait for the last byte's acknowledgement after `finish`. */
-const MAX_ACK_WAIT_MS = 30_000;
-const MIN_POLL_MS = 2;
-const MAX_POLL_MS = 250;
-/** Poll interval when the pace is unknown (unpaced responses drain fast). */
-const UNPACED_POLL_MS = 5;
+export type TrackedFields = Pick<
+  NewDeliveryRecord,
+  | 'status'
+  | 'bytes'
+  | 'bytesExact'
+  | 'bytesWritten'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'durationMs'
+  | 'achievedKbps'
+  | 'retransmits'
+  | 'rttMs'
+  | 'endReason'
+  | 'aborted'
+>;
 
-export type TrackedFields = Omit<NewDeliveryRecord, 'path' | 'requestedRtpKbps' | 'appliedPaceKbps' | 'mechanism' | 'congestionControl'>;
-
-export interface DeliveryTracking {
+export interface ResponseDeliveryOptions {
   res: ServerResponse;
-  conn: ConnectionSocket;
-  meter: ResponseMeter;
-  retransmitsBefore?: number;
-  paceBytesPerSecond?: number;
-  /** Node is done with the response (finished or closed). */
-  onResponseDone(): void;
-  /** Exactly once. */
+  /**
+   * Kernel pace (bytes/s) this response puts on the socket, null for none. A response that changes
+   * the socket's pace is admitted only once the bytes before it have left the socket.
+   */
+  kernelPace: number | null;
+  /** Decides and applies the pace, writes nothing yet, then lets the handler run (`next()`). */
+  admit(delivery: ResponseDelivery): void;
+  /** Called once, when the delivery has ended. */
   onRecord(fields: TrackedFields): void;
+  /** Called once, when Node is done with the response (finished or closed). */
+  onResponseDone?(): void;
 }
 
-function readInfo(conn: ConnectionSocket): TcpInfo | undefined {
-  try {
-    return conn.tcpInfo();
-  } catch {
-    return undefined;
+export class ResponseDelivery {
+  readonly res: ServerResponse;
+  readonly kernelPace: number | null;
+  readonly requestAt = performance.now();
+  readonly #wallOffset = Date.now() - this.requestAt;
+  readonly #options: ResponseDeliveryOptions;
+  /** Set by `admit`: counts what the handler writes. */
+  meter: ResponseMeter | undefined;
+  /** TCP_INFO total_retrans at admission. */
+  retransmitsBefore: number | undefined;
+  /** Socket bytesWritten where this response starts; undefined until admitted. */
+  wireStart: number | undefined;
+  /** Socket bytesWritten after its last byte; undefined until Node has written it all. */
+  wireEnd: number | undefined;
+  /** Node emitted `finish`: every byte is in the socket (maybe not yet sent, let alone acknowledged). */
+  finished = false;
+  /** Node is done with it: finished, or closed before. */
+  done = false;
+  recorded = false;
+
+  constructor(options: ResponseDeliveryOptions) {
+    this.res = options.res;
+    this.kernelPace = options.kernelPace;
+    this.#options = options;
   }
-}
 
-/**
- * Stream offset the response's last byte will have once acknowledged: everything handed to the
- * socket so far. Compared with bytes_acked it ignores whatever a later response on the same
- * kept-alive connection writes.
- */
-function endOffset(info: TcpInfo): bigint | undefined {
-  if (info.bytesSent === undefined || info.bytesRetrans === undefined || info.bytesAcked === undefined) return undefined;
-  return info.bytesSent - info.bytesRetrans + BigInt(info.notsentBytes ?? 0);
-}
+  get admitted(): boolean {
+    return this.wireStart !== undefined;
+  }
 
-/** Starts tracking; the returned function ends it now (server closing), recording what is known. */
-export function trackDelivery(t: DeliveryTracking): () => void {
-  const requestAt = performance.now();
-  const wallOffset = Date.now() - requestAt;
-  let timer: NodeJS.Timeout | undefined;
-  let target: bigint | undefined;
-  let finishedAt: number | undefined;
-  let responseDone = false;
-  let recorded = false;
+  admit(wireStart: number): void {
+    this.wireStart = wireStart;
+    this.#options.admit(this);
+  }
 
-  const responseEnded = () => {
-    if (responseDone) return;
-    responseDone = true;
-    t.onResponseDone();
-  };
+  markDone(finished: boolean): void {
+    if (finished) this.finished = true;
+    if (this.done) return;
+    this.done = true;
+    this.#options.onResponseDone?.();
+  }
 
-  const record = (endAt: number, aborted: boolean, info?: TcpInfo) => {
-    if (recorded) return;
-    recorded = true;
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    t.res.off('finish', onFinish);
-    t.res.off('close', onClose);
-    t.conn.socket.off('close', onSocketClose);
-    responseEnded();
-    const startAt = t.meter.firstByteAt ?? requestAt;
+  /** Whether the client has acknowledged every byte, given the stream offset it acknowledged. */
+  deliveredAt(acked: number): boolean {
+    return this.finished && this.wireEnd !== undefined && acked >= this.wireEnd;
+  }
+
+  /**
+   * Records the delivery. `acked`: stream offset acknowledged (undefined: unknown, no TCP_INFO);
+   * `exact`: no more acknowledgements can come (socket open and read now, or reset).
+   */
+  end(reason: DeliveryEndReason, acked: number | undefined, exact: boolean, info?: TcpInfo): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    this.markDone(false);
+    const endAt = performance.now();
+    const written = this.meter?.bytes ?? 0;
+    let bytes: number;
+    let bytesExact: boolean;
+    if (reason === 'delivered') {
+      bytes = written;
+      bytesExact = true;
+    } else if (reason === 'sent') {
+      bytes = written;
+      bytesExact = false;
+    } else if (acked === undefined || this.wireStart === undefined || !this.meter) {
+      bytes = 0;
+      bytesExact = this.wireStart === undefined || (exact && acked !== undefined);
+    } else {
+      const wireLength = (this.wireEnd ?? Number.MAX_SAFE_INTEGER) - this.wireStart;
+      bytes = this.meter.bodyBytesWithin(Math.min(wireLength, Math.max(0, acked - this.wireStart)));
+      bytesExact = exact;
+    }
+    const startAt = this.meter?.firstByteAt ?? this.requestAt;
     const durationMs = Math.max(0, endAt - startAt);
-    const bytes = t.meter.bytes;
-    t.onRecord({
-      status: t.res.statusCode,
+    const aborted = reason !== 'delivered' && reason !== 'sent';
+    this.#options.onRecord({
+      status: this.res.statusCode,
       bytes,
-      startedAt: Math.round(wallOffset + startAt),
-      finishedAt: Math.round(wallOffset + endAt),
+      bytesExact,
+      bytesWritten: written,
+      startedAt: Math.round(this.#wallOffset + startAt),
+      finishedAt: Math.round(this.#wallOffset + endAt),
       durationMs,
       // bits per millisecond = kbps
       achievedKbps: durationMs > 0 ? (bytes * 8) / durationMs : 0,
-      retransmits: info && t.retransmitsBefore !== undefined ? info.totalRetrans - t.retransmitsBefore : undefined,
+      retransmits: info && this.retransmitsBefore !== undefined ? info.totalRetrans - this.retransmitsBefore : undefined,
       rttMs: info ? info.rttUs / 1000 : undefined,
+      endReason: reason,
       aborted,
     });
-  };
-
-  const poll = () => {
-    timer = undefined;
-    const info = readInfo(t.conn);
-    const now = performance.now();
-    target ??= info && endOffset(info);
-    if (!info || target === undefined || info.bytesAcked === undefined) return record(finishedAt ?? now, false, info);
-    const left = Number(target - info.bytesAcked);
-    if (left <= 0 || now - (finishedAt ?? now) > MAX_ACK_WAIT_MS) return record(now, false, info);
-    const wait = t.paceBytesPerSecond ? (left * 1000) / t.paceBytesPerSecond / 2 : UNPACED_POLL_MS;
-    timer = setTimeout(poll, Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, wait)));
-  };
-
-  function onFinish() {
-    finishedAt = performance.now();
-    responseEnded();
-    poll();
   }
-  function onClose() {
-    // `close` follows `finish` on every response; only a close before it is an abort.
-    if (finishedAt === undefined) record(performance.now(), true, readInfo(t.conn));
-  }
-  function onSocketClose() {
-    // After `finish` the client usually closes once it has everything: now is the best estimate of the last byte.
-    record(performance.now(), finishedAt === undefined);
-  }
-
-  t.res.once('finish', onFinish);
-  t.res.once('close', onClose);
-  t.conn.socket.once('close', onSocketClose);
-  return () => record(performance.now(), finishedAt === undefined, readInfo(t.conn));
 }

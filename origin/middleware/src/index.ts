@@ -1,10 +1,21 @@
 /**
  * sammy-pacing-express: paces each response's socket at the CMCD `rtp` its request carries.
  *
+ *   app.use(cors(sammyCorsOptions));  // cross-origin players (the `cors` package)
  *   app.use(sammyPacing());          // before express.static or any handler that writes the body
  */
-export { sammyPacing, type SammyPacingOptions, type SammyPacingHandler } from './middleware.js';
+export { sammyPacing, DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions, type SammyPacingHandler } from './middleware.js';
 export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './delivery-records.js';
+export {
+  sammyRecords,
+  DEFAULT_MAX_RECORD_SUBSCRIBERS,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_STALLED_TIMEOUT_MS,
+  type SammyRecordsOptions,
+  type SammyRecordsHandler,
+  type RecordSubscriberState,
+} from './records-handler.js';
+export { sammyCorsOptions, type SammyCorsOptions } from './cors-options.js';
 export { isPacingMode, PACING_MODES, type PacingMode } from './pacing-mechanism.js';
 export { defaultLogger, silentLogger, type SammyLogger } from './logger.js';
-export type { DeliveryRecord, PacingMechanism, PacingReport } from 'sammy-pacing-protocol';
+export type { DeliveryRecord, DeliveryEndReason, PacingMechanism, PacingReport, RecordsSkipped } from 'sammy-pacing-protocol';

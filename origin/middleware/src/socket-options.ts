@@ -9,6 +9,7 @@ import { parseTcpInfo, TCP_INFO_MAX_BYTES, type TcpInfo } from './tcp-info.js';
 const SOL_SOCKET = 1;
 const SO_MAX_PACING_RATE = 47;
 const SO_SNDBUF = 7;
+const SO_RCVBUF = 8;
 const IPPROTO_TCP = 6;
 const TCP_INFO = 11;
 const TCP_CONGESTION = 13;
@@ -99,6 +100,16 @@ export function setSendBuffer(fd: number, bytes: number): void {
   const value = Buffer.alloc(4);
   value.writeInt32LE(Math.round(bytes));
   set(fd, SOL_SOCKET, SO_SNDBUF, value, `SO_SNDBUF ${bytes}`);
+}
+
+/**
+ * Sets SO_RCVBUF (the kernel doubles it): a small one keeps a client's advertised window small, so
+ * its TCP acknowledges no faster than it reads (tests emulate slow links and stalled readers with it).
+ */
+export function setReceiveBuffer(fd: number, bytes: number): void {
+  const value = Buffer.alloc(4);
+  value.writeInt32LE(Math.round(bytes));
+  set(fd, SOL_SOCKET, SO_RCVBUF, value, `SO_RCVBUF ${bytes}`);
 }
 
 /**

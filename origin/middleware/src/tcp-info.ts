@@ -20,11 +20,16 @@ export interface TcpInfo {
   pacingRate?: bigint;
   /** SO_MAX_PACING_RATE, bytes/s (2^64−1 = none). */
   maxPacingRate?: bigint;
+  /** Bytes of the stream the peer acknowledged (from 0: the first byte after the handshake). */
   bytesAcked?: bigint;
+  /** Bytes received from the peer. */
+  bytesReceived?: bigint;
   /** Bytes written by the application the kernel has not sent yet. */
   notsentBytes?: number;
   /** Minimum RTT seen, microseconds. */
   minRttUs?: number;
+  /** Segments carrying data sent (the kernel does not pace a connection's first 10). */
+  dataSegsOut?: number;
   /** Most recent delivery-rate sample, bytes/s. */
   deliveryRate?: bigint;
   /** Bytes sent, retransmissions included. */
@@ -43,8 +48,10 @@ export const TCP_INFO_OFFSETS = {
   pacingRate: 104,
   maxPacingRate: 112,
   bytesAcked: 120,
+  bytesReceived: 128,
   notsentBytes: 144,
   minRtt: 148,
+  dataSegsOut: 156,
   deliveryRate: 160,
   bytesSent: 200,
   bytesRetrans: 208,
@@ -68,8 +75,10 @@ export function parseTcpInfo(buf: Buffer): TcpInfo {
     pacingRate: u64(o.pacingRate),
     maxPacingRate: u64(o.maxPacingRate),
     bytesAcked: u64(o.bytesAcked),
+    bytesReceived: u64(o.bytesReceived),
     notsentBytes: u32(o.notsentBytes),
     minRttUs: u32(o.minRtt),
+    dataSegsOut: u32(o.dataSegsOut),
     deliveryRate: u64(o.deliveryRate),
     bytesSent: u64(o.bytesSent),
     bytesRetrans: u64(o.bytesRetrans),

@@ -22,6 +22,18 @@ export interface UserspacePacer {
   stop(): void;
 }
 
+/**
+ * Pacing only until the kernel takes over: Linux does not pace a connection's first 10 segments
+ * (tcp_update_skb_after_send: `data_segs_out >= 10`), so on a new kernel-paced connection those go
+ * out one segment per burst from here, and once `done()` the rest is handed to the socket at once.
+ */
+export interface HandOff {
+  /** Burst size, bytes (one segment: the socket's MSS). */
+  burstBytes: number;
+  /** Checked after each burst; true once the kernel paces the connection. */
+  done(): boolean;
+}
+
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;
   if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
@@ -39,8 +51,9 @@ export function paceResponseInUserspace(
   res: ServerResponse,
   bytesPerSecond: number,
   burstMs: number = DEFAULT_BURST_MS,
+  handOff?: HandOff,
 ): UserspacePacer {
-  const burstBytes = Math.max(MIN_BURST_BYTES, Math.round((bytesPerSecond * burstMs) / 1000));
+  const burstBytes = handOff ? Math.max(1, handOff.burstBytes) : Math.max(MIN_BURST_BYTES, Math.round((bytesPerSecond * burstMs) / 1000));
   // Wait for half a bucket between sends: fewer wake-ups, and a late timer still has room before the bucket overflows.
   const sendThreshold = burstBytes / 2;
   const write = res.write.bind(res) as (chunk: Buffer, callback?: WriteCallback) => boolean;
@@ -76,6 +89,7 @@ export function paceResponseInUserspace(
       tokens -= n;
       queuedBytes -= n;
       const flushed = write(slice, whole ? head.callback : undefined);
+      if (handOff?.done()) return release();
       if (!flushed) {
         waitingForSocket = true;
         return;
@@ -121,6 +135,20 @@ export function paceResponseInUserspace(
     res.write = write as ServerResponse['write'];
     res.end = end as ServerResponse['end'];
   };
+
+  /** Hands everything queued to the socket and stops wrapping the response. */
+  function release() {
+    stopped = true;
+    const rest = queue.splice(0);
+    queuedBytes = 0;
+    const finishing = ending;
+    ending = undefined;
+    cleanup();
+    let flushed = true;
+    for (const c of rest) flushed = write(c.data, c.callback);
+    if (finishing) end(finishing.callback);
+    else if (flushed) res.emit('drain');
+  }
 
   function stop() {
     if (stopped) return;

@@ -62,6 +62,8 @@ export interface TestOriginOptions extends Omit<SammyPacingOptions, 'mechanism'>
   pacing?: PacingMode;
   /** Largest request head, bytes. Default 96 KB (room for oversized CMCD headers). */
   maxHeaderSize?: number;
+  /** Address to listen on. Default 127.0.0.1 (the benchmark listens on a veth address in a namespace). */
+  host?: string;
 }
 
 /**
@@ -69,19 +71,19 @@ export interface TestOriginOptions extends Omit<SammyPacingOptions, 'mechanism'>
  * segments capped at Ethernet's MSS.
  */
 export async function startTestOrigin(mediaDir: string, opts: TestOriginOptions = {}): Promise<RunningOrigin> {
-  const { pacing: mechanism, maxHeaderSize, ...pacingOptions } = opts;
+  const { pacing: mechanism, maxHeaderSize, host = '127.0.0.1', ...pacingOptions } = opts;
   const pacing = sammyPacing({ logger: silentLogger, mechanism, ...pacingOptions });
   const app = express();
   app.use(pacing);
   app.use(MEDIA_PATH, express.static(mediaDir, { fallthrough: false, index: false }));
   const server = createServer({ maxHeaderSize: maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES }, app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const fd = (server as unknown as { _handle?: { fd?: number } })._handle?.fd;
   if (fd !== undefined) setMaxSegmentSize(fd, ETHERNET_MSS);
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     port,
     server,
     pacing,

@@ -7,6 +7,8 @@ import {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_MAX_PACE_KBPS,
   DEFAULT_MIN_PACE_KBPS,
+  RECORD_EVENTS_PATH,
+  RECORDS_PATH,
   type CongestionControl,
 } from 'sammy-pacing-protocol';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
@@ -26,6 +28,9 @@ Options:
   --cc <name>         congestion control per connection: ${CONGESTION_CONTROLS.join(' | ')} (default: system's)
   --no-client-cc      ignore the Sammy-Congestion-Control request header (honoured by
                       default here: the demo page's congestion-control control uses it)
+  --records           publish delivery records (${RECORDS_PATH}, ${RECORD_EVENTS_PATH}) for the
+                      demo page: every viewer's paths and timings, to anyone who can connect
+  --no-records        do not (default: on when --host is a loopback address, off otherwise)
   --min-pace <kbps>   lowest pace applied (default ${DEFAULT_MIN_PACE_KBPS})
   --max-pace <kbps>   highest pace applied (default ${DEFAULT_MAX_PACE_KBPS})
   -h, --help          this text
@@ -53,6 +58,8 @@ try {
       pacing: { type: 'string' },
       cc: { type: 'string' },
       'no-client-cc': { type: 'boolean' },
+      records: { type: 'boolean' },
+      'no-records': { type: 'boolean' },
       'min-pace': { type: 'string' },
       'max-pace': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -68,6 +75,7 @@ if (values.help) {
 }
 if (values.pacing !== undefined && !isPacingMode(values.pacing)) fail(`unknown --pacing ${JSON.stringify(values.pacing)}`);
 if (values.cc !== undefined && !isCongestionControl(values.cc)) fail(`unknown --cc ${JSON.stringify(values.cc)}`);
+if (values.records && values['no-records']) fail('--records and --no-records contradict each other');
 const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
 
@@ -80,6 +88,7 @@ const origin = await startOrigin({
   pacing: values.pacing as PacingMode | undefined,
   congestionControl: values.cc as CongestionControl | undefined,
   allowClientCongestionControl: !values['no-client-cc'],
+  serveRecords: values.records ? true : values['no-records'] ? false : undefined,
   minPaceKbps: numberOption('min-pace', values['min-pace']),
   maxPaceKbps: numberOption('max-pace', values['max-pace']),
 });
@@ -88,6 +97,7 @@ const shown = origin.url.replace('127.0.0.1', 'localhost');
 console.log(`sammy-origin: serving on ${shown}/`);
 if (mediaDir === undefined) console.log(`sammy-origin: test ladder at ${shown}${DEFAULT_MANIFEST_PATH}`);
 else console.log(`sammy-origin: media from ${mediaDir} at ${shown}/media/`);
+console.log(origin.records ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)` : 'sammy-origin: delivery records not published (--records to publish them)');
 
 let stopping = false;
 const stop = (signal: string) => {

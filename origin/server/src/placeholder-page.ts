@@ -1,7 +1,7 @@
 /** What `/` shows when the demo site has not been built. */
 import { DEFAULT_MANIFEST_PATH, RECORDS_PATH } from 'sammy-pacing-protocol';
 
-export function placeholderPage(siteDir: string): string {
+export function placeholderPage(siteDir: string, recordsServed: boolean): string {
   const escaped = siteDir.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sammy origin</title></head>
@@ -9,8 +9,10 @@ export function placeholderPage(siteDir: string): string {
 <h1>Sammy origin</h1>
 <p>The demo site is not built (nothing at <code>${escaped}</code>).
 Build it with <code>npm run build</code> at the repository root, then reload.</p>
-<p>The origin is serving: test ladder at <a href="${DEFAULT_MANIFEST_PATH}">${DEFAULT_MANIFEST_PATH}</a>,
-delivery records at <a href="${RECORDS_PATH}">${RECORDS_PATH}</a>.</p>
+<p>The origin is serving: test ladder at <a href="${DEFAULT_MANIFEST_PATH}">${DEFAULT_MANIFEST_PATH}</a>${
+    recordsServed ? `,
+delivery records at <a href="${RECORDS_PATH}">${RECORDS_PATH}</a>` : ''
+  }.</p>
 </body></html>
 `;
 }

@@ -1,14 +1,24 @@
 /** `startOrigin()`: the demo site, the media and the records from one origin, every response paced. */
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import cors from 'cors';
 import express, { type ErrorRequestHandler } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { MEDIA_PATH, type CongestionControl } from 'sammy-pacing-protocol';
 import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
-import { sammyPacing, type DeliveryRecordLog, type PacingMode, type SammyLogger, type SammyPacingHandler } from 'sammy-pacing-express';
+import {
+  sammyCorsOptions,
+  sammyPacing,
+  sammyRecords,
+  type DeliveryRecordLog,
+  type PacingMode,
+  type SammyLogger,
+  type SammyPacingHandler,
+  type SammyRecordsHandler,
+} from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
-import { cors, serveMedia, serveSite } from './static-media.js';
+import { serveMedia, serveSite } from './static-media.js';
 
 export { MEDIA_PATH };
 export const DEFAULT_PORT = 8080;
@@ -19,6 +29,26 @@ export const DEFAULT_HOST = '127.0.0.1';
  * (the middleware decodes at most MAX_CMCD_PAYLOAD_BYTES).
  */
 export const DEFAULT_MAX_HEADER_BYTES = 96 * 1024;
+
+/**
+ * Node's server timeouts, set for a media origin (Node's defaults in brackets). Responses are bounded
+ * by the pacing middleware's progress timeout; these bound what a client sends and idle connections.
+ * - headersTimeout 10 s [60 s]: a player's request head fits one packet; a slowloris head is dropped
+ *   within 10 s plus one connections check.
+ * - requestTimeout 15 s [300 s]: segment requests are GETs without a body; must be ≥ headersTimeout.
+ * - connectionsCheckingInterval 1 s [30 s]: how often the two above are checked (a walk over open
+ *   connections; cheap), so they hold to about a second.
+ * - keepAliveTimeout 15 s [5 s]: longer than the gap between two segment requests of a player whose
+ *   buffer is full (one segment duration, 2–10 s), so a playing session keeps its warm, already-paced
+ *   connection; an idle connection costs one fd and a few KB. The middleware counts it from the last
+ *   byte the client acknowledged, not from when Node finished writing.
+ */
+export const MEDIA_ORIGIN_SERVER_OPTIONS = {
+  headersTimeout: 10_000,
+  requestTimeout: 15_000,
+  connectionsCheckingInterval: 1_000,
+  keepAliveTimeout: 15_000,
+} as const;
 
 export interface StartOriginOptions {
   /** TCP port; 0 picks a free one. Default 8080. */
@@ -37,6 +67,11 @@ export interface StartOriginOptions {
   maxPaceKbps?: number;
   userspaceBurstMs?: number;
   records?: DeliveryRecordLog | number;
+  /**
+   * Publish the delivery records (RECORDS_PATH, RECORD_EVENTS_PATH) for the demo page. They name
+   * every viewer's paths and timings: default on only when listening on a loopback address.
+   */
+  serveRecords?: boolean;
   logger?: SammyLogger;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
@@ -48,7 +83,18 @@ export interface RunningOrigin {
   port: number;
   server: Server;
   pacing: SammyPacingHandler;
+  /** The records handler, when records are served. */
+  records: SammyRecordsHandler | undefined;
   close(): Promise<void>;
+}
+
+/** `localhost`, 127.0.0.0/8 or ::1 (IPv4-mapped too): only this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./.test(bare);
+  return false;
 }
 
 const errorHandler: ErrorRequestHandler = (err: { status?: number; statusCode?: number }, _req, res, next) => {
@@ -57,7 +103,11 @@ const errorHandler: ErrorRequestHandler = (err: { status?: number; statusCode?: 
   res.status(status).type('text/plain').send(`${status} ${STATUS_CODES[status] ?? ''}\n`);
 };
 
-export function createOriginApp(opts: StartOriginOptions = {}): { app: express.Express; pacing: SammyPacingHandler } {
+export function createOriginApp(opts: StartOriginOptions = {}): {
+  app: express.Express;
+  pacing: SammyPacingHandler;
+  records: SammyRecordsHandler | undefined;
+} {
   const siteDir = opts.siteDir ?? DEFAULT_SITE_DIR;
   const pacing = sammyPacing({
     mechanism: opts.pacing,
@@ -72,18 +122,21 @@ export function createOriginApp(opts: StartOriginOptions = {}): { app: express.E
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
-  app.use(cors);
+  // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
+  const records = (opts.serveRecords ?? isLoopbackHost(opts.host ?? DEFAULT_HOST)) ? sammyRecords(pacing.records) : undefined;
+  if (records) app.use(records);
+  app.use(cors(sammyCorsOptions));
   app.use(pacing);
   app.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT));
   if (existsSync(siteDir)) app.use(serveSite(siteDir));
-  else app.get('/', (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(placeholderPage(siteDir)));
+  else app.get('/', (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(placeholderPage(siteDir, records !== undefined)));
   app.use(errorHandler);
-  return { app, pacing };
+  return { app, pacing, records };
 }
 
 export async function startOrigin(opts: StartOriginOptions = {}): Promise<RunningOrigin> {
-  const { app, pacing } = createOriginApp(opts);
-  const server = createServer({ maxHeaderSize: opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES }, app);
+  const { app, pacing, records } = createOriginApp(opts);
+  const server = createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize: opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES }, app);
   const host = opts.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -100,8 +153,10 @@ export async function startOrigin(opts: StartOriginOptions = {}): Promise<Runnin
     port,
     server,
     pacing,
+    records,
     close: () =>
       (closing ??= new Promise<void>((resolve, reject) => {
+        records?.close();
         pacing.close();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();

@@ -1,9 +1,11 @@
-/** Static serving for media and the demo site: MIME types, caching and CORS headers. */
+/**
+ * Static serving for media and the demo site: MIME types, caching, and containment — nothing
+ * outside the served directory is ever sent, symlinks included.
+ */
+import { realpath } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import express, { type RequestHandler } from 'express';
-import { CONGESTION_CONTROL_HEADER } from 'sammy-pacing-protocol';
-import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 
 /** DASH types the generic MIME table gets wrong or lacks. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -14,22 +16,52 @@ const MEDIA_TYPES: Record<string, string> = {
   '.m4v': 'video/mp4',
 };
 
-/** Headers a cross-origin player needs: CMCD headers and the congestion-control header in, timing and ranges out. */
-export const CORS_ALLOW_HEADERS = ['Range', ...CMCD_HEADER_FIELDS, CONGESTION_CONTROL_HEADER].join(', ');
-export const CORS_EXPOSE_HEADERS = 'Server-Timing, Content-Length, Content-Range, Accept-Ranges';
+/** realpath errors that mean "no such file": express.static answers those (404, or falls through). */
+const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
 
-export const cors: RequestHandler = (req, res, next) => {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
-    res.setHeader('Access-Control-Max-Age', '600');
-    res.status(204).end();
-    return;
+/** `serve` also when the file is missing: express.static then answers 404 (or falls through). */
+async function verdict(root: Promise<string>, relative: string): Promise<'serve' | 'forbidden' | 'unreadable'> {
+  try {
+    const base = await root;
+    const real = await realpath(join(base, relative));
+    return real === base || real.startsWith(base + sep) ? 'serve' : 'forbidden';
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return code !== undefined && NOT_FOUND.has(code) ? 'serve' : 'unreadable';
   }
-  next();
-};
+}
+
+/**
+ * Refuses (403) a request whose file, every symlink resolved, lies outside `root`: express.static
+ * refuses `..` but follows symlinks, so `evil.m4s -> /etc/passwd` in a media directory would be
+ * served. A symlink inside the root to a file inside it is served as usual.
+ */
+export function containedIn(root: string): RequestHandler {
+  let realRoot: Promise<string> | undefined;
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    let relative: string;
+    try {
+      relative = decodeURIComponent(q < 0 ? url : url.slice(0, q));
+    } catch {
+      return next(); // malformed encoding: express.static answers 400
+    }
+    if (relative.includes('\0')) return next(); // likewise
+    // A root that does not exist yet (content generated later) is looked up again next time.
+    const rootPromise = (realRoot ??= realpath(root).catch((err: unknown) => {
+      realRoot = undefined;
+      throw err;
+    }));
+    verdict(rootPromise, relative).then((v) => {
+      if (v === 'serve') next();
+      else if (v === 'forbidden') res.status(403).type('text/plain').send('403 Forbidden\n');
+      // A symlink loop, a directory it may not read: nothing to serve, and no 5xx for it.
+      else res.status(404).type('text/plain').send('404 Not Found\n');
+    }, next);
+  };
+}
 
 /**
  * Manifests and HTML may change (content regenerated, site rebuilt): revalidate every time.
@@ -42,11 +74,11 @@ function setHeaders(res: ServerResponse, path: string): void {
   res.setHeader('Cache-Control', ext === '.mpd' || ext === '.html' || ext === '' ? 'no-cache' : 'public, max-age=86400');
 }
 
-/** Media: errors (404, 403 on traversal, 400 on bad encoding) are answered, not passed on. */
-export function serveMedia(dir: string): RequestHandler {
-  return express.static(dir, { fallthrough: false, index: false, dotfiles: 'ignore', setHeaders });
+/** Media: errors (404, 403 on traversal or on a symlink out of `dir`, 400 on bad encoding) are answered, not passed on. */
+export function serveMedia(dir: string): RequestHandler[] {
+  return [containedIn(dir), express.static(dir, { fallthrough: false, index: false, dotfiles: 'ignore', setHeaders })];
 }
 
-export function serveSite(dir: string): RequestHandler {
-  return express.static(dir, { setHeaders });
+export function serveSite(dir: string): RequestHandler[] {
+  return [containedIn(dir), express.static(dir, { setHeaders })];
 }

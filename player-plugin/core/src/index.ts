@@ -1,5 +1,10 @@
-/** Sammy's player-independent core: the pure algorithm and the per-session state behind every player adapter. */
+/**
+ * Sammy's player-independent core: the pure algorithm (policy/), every tunable (config.ts), and
+ * the per-session state behind every player adapter (session/).
+ */
+export * from './config.js';
 export * from './policy/index.js';
+export { createSession, SammySession, type SammyControl, type SessionConfig } from './session/session.js';
+export type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample, TrackState } from './session/types.js';
 export { Emitter } from './emitter.js';
-export { defaultStore, InitialThroughputHistory, memoryStore, INITIAL_HISTORY_KEY, INITIAL_HISTORY_LIMIT, type InitialThroughputStore } from './initial-history.js';
-export type { CmcdMode, MediaKind, Phase, SammyDecision, SammyParameters, SegmentSample } from './types.js';
+export { defaultStore, InitialThroughputHistory, memoryStore, INITIAL_HISTORY_KEY, type InitialThroughputStore } from './initial-history.js';

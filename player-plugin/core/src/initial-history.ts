@@ -1,3 +1,4 @@
+import { DEFAULT_PARAMETERS } from './config.js';
 import { appendBounded, harmonicMeanKbps } from './policy/throughput.js';
 
 /** Where initial-phase throughput samples persist between sessions. */
@@ -7,8 +8,6 @@ export interface InitialThroughputStore {
 }
 
 export const INITIAL_HISTORY_KEY = 'sammy:initial-throughput-kbps';
-/** Samples kept: enough for a stable estimate, few enough to follow a device that moves. */
-export const INITIAL_HISTORY_LIMIT = 20;
 
 export function memoryStore(initial: readonly number[] = []): InitialThroughputStore {
   let samples = [...initial];
@@ -56,19 +55,20 @@ export class InitialThroughputHistory {
 
   constructor(
     private readonly store: InitialThroughputStore = defaultStore(),
-    private readonly limit: number = INITIAL_HISTORY_LIMIT,
+    limit: number = DEFAULT_PARAMETERS.historyLimit,
   ) {
     this.samples = store.load().slice(-limit);
   }
 
-  /** Records an unpaced initial-phase sample, kbps. */
-  add(kbps: number): void {
-    this.samples = appendBounded(this.samples, kbps, this.limit);
+  /** Records an unpaced initial-phase sample, kbps, keeping the latest `limit`. */
+  add(kbps: number, limit: number = DEFAULT_PARAMETERS.historyLimit): void {
+    this.samples = appendBounded(this.samples, kbps, limit);
     this.store.save(this.samples);
   }
 
-  estimateKbps(): number | undefined {
-    return harmonicMeanKbps(this.samples);
+  /** Harmonic mean of the latest `window` samples, kbps; undefined when empty. */
+  estimateKbps(window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined {
+    return harmonicMeanKbps(this.samples, window);
   }
 
   get size(): number {

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PARAMETERS } from '../src/config.js';
 import {
   bufferFullness,
-  DEFAULT_PARAMETERS,
   decidePace,
   minimumMultiplier,
   minimumThroughputKbps,
-  nextPhase,
+  nextPlaybackState,
+  INITIAL_PLAYBACK_STATE,
+  type PlaybackEvent,
+  type PlaybackState,
   paceMultiplier,
   paceRateKbps,
   paceRateRtp,
@@ -41,18 +44,18 @@ describe('pace-rate policy', () => {
   });
 
   it('scales the highest bitrate of the ladder', () => {
-    const input = { maxBufferSeconds: 30, topBitrateKbps: 6000, c0: 3.2, c1: 2.8 };
+    const input = { maxBufferSeconds: 30, paceBaseKbps: 6000, c0: 3.2, c1: 2.8 };
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 0 })).toBeCloseTo(19_200);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 30 })).toBeCloseTo(16_800);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 15 })).toBeCloseTo(18_000);
   });
 
   it('rounds rtp to the nearest 100 kbps (CTA-5004)', () => {
-    expect(paceRateRtp({ bufferLevelSeconds: 7, maxBufferSeconds: 30, topBitrateKbps: 3333, c0: 3.2, c1: 2.8 })).toBe(10_400);
+    expect(paceRateRtp({ bufferLevelSeconds: 7, maxBufferSeconds: 30, paceBaseKbps: 3333, c0: 3.2, c1: 2.8 })).toBe(10_400);
   });
 
   it('sends no rtp in the initial phase', () => {
-    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, topBitrateKbps: 6128, parameters: DEFAULT_PARAMETERS };
+    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS };
     expect(decidePace({ ...input, phase: 'initial' })).toBeUndefined();
     // (2.8·2/30 + 3.2·28/30) × 6128 = 19 446 → 19 400.
     expect(decidePace({ ...input, phase: 'playing' })).toBe(19_400);
@@ -76,7 +79,7 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   it('keeps the top rung when measured throughput equals the pace rate', () => {
     const { c0, c1, beta, lookaheadSeconds, overhead } = DEFAULT_PARAMETERS;
     for (const buffer of [0, 5, 15, 30, 60]) {
-      const pace = paceRateKbps({ bufferLevelSeconds: buffer, maxBufferSeconds: 30, topBitrateKbps: 6000, c0, c1 });
+      const pace = paceRateKbps({ bufferLevelSeconds: buffer, maxBufferSeconds: 30, paceBaseKbps: 6000, c0, c1 });
       const measured = pace * (1 - overhead);
       expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: measured, bufferLevelSeconds: buffer, beta, lookaheadSeconds })).toBe(6000);
     }
@@ -141,10 +144,30 @@ describe('throughput estimate and phases', () => {
   });
 
   it('is initial until playback starts, and again after a seek or a stall', () => {
-    expect(nextPhase('initial', 'load')).toBe('initial');
-    expect(nextPhase('initial', 'playing')).toBe('playing');
-    expect(nextPhase('playing', 'seeking')).toBe('initial');
-    expect(nextPhase('playing', 'stalled')).toBe('initial');
-    expect(nextPhase('initial', 'playing')).toBe('playing');
+    const run = (...events: PlaybackEvent[]) => events.reduce<PlaybackState>(nextPlaybackState, INITIAL_PLAYBACK_STATE).phase;
+    expect(run({ type: 'load' })).toBe('initial');
+    expect(run({ type: 'playing' })).toBe('playing');
+    expect(run({ type: 'playing' }, { type: 'seeking' })).toBe('initial');
+    expect(run({ type: 'playing' }, { type: 'waiting' })).toBe('initial');
+    expect(run({ type: 'playing' }, { type: 'waiting' }, { type: 'playing' })).toBe('playing');
+    expect(run({ type: 'playing' }, { type: 'load' })).toBe('initial');
+  });
+
+  it('keeps the current phase on events that do not change it', () => {
+    const playing = nextPlaybackState(INITIAL_PLAYBACK_STATE, { type: 'playing' });
+    expect(nextPlaybackState(playing, { type: 'seeked' }).phase).toBe('playing');
+    expect(nextPlaybackState(playing, { type: 'timeupdate', mediaTimeSeconds: 5 }).phase).toBe('playing');
+    expect(nextPlaybackState(INITIAL_PLAYBACK_STATE, { type: 'seeked' }).phase).toBe('initial');
+  });
+
+  it('resumes when media time advances after a seek (no `playing` after a seek within the buffer), not during it', () => {
+    const run = (...events: PlaybackEvent[]) => events.reduce<PlaybackState>(nextPlaybackState, INITIAL_PLAYBACK_STATE).phase;
+    const t = (s: number): PlaybackEvent => ({ type: 'timeupdate', mediaTimeSeconds: s });
+    expect(run({ type: 'playing' }, { type: 'seeking' }, t(30), t(31))).toBe('initial');
+    expect(run({ type: 'playing' }, { type: 'seeking' }, t(30), { type: 'seeked' }, t(31))).toBe('initial');
+    expect(run({ type: 'playing' }, { type: 'seeking' }, { type: 'seeked' }, t(31), t(31.25))).toBe('playing');
+    // After a stall the time stands still until data comes; `playing` ends it.
+    expect(run({ type: 'playing' }, t(10), { type: 'waiting' }, t(10))).toBe('initial');
+    expect(INITIAL_PLAYBACK_STATE.phase).toBe('initial');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS, resolveParameters, SammyConfigError } from '../src/policy/index.js';
+import { DEFAULT_PARAMETERS } from '../src/config.js';
+import { resolveParameters, SammyConfigError } from '../src/policy/index.js';
 import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSession } from './support/session-simulator.js';
 
 const TOP = 6000;
@@ -39,11 +40,14 @@ describe('closed-loop session with Sammy’s defaults', () => {
     expect(chunk).toBeGreaterThan(0.9 * 2 * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
   });
 
-  it('uses initial-phase history for its first pick', () => {
+  it('uses initial-phase history for its first pick, and the player’s own start (1000 kbps) without one', () => {
     const cold = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP });
     const warm = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP, initialHistoryKbps: [100_000, 90_000] });
-    expect(cold.segments[0]!.bitrateKbps).toBe(300);
+    // dash.js starts at the highest rung ≤ its DEFAULT_VIDEO_BITRATE (1000 kbps): 750, not the lowest (300).
+    expect(cold.segments[0]!.bitrateKbps).toBe(750);
     expect(warm.segments[0]!.bitrateKbps).toBe(TOP);
+    const lowStart = simulateSession(sammyRule({ initialVideoBitrateKbps: 200 }), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP });
+    expect(lowStart.segments[0]!.bitrateKbps).toBe(300);
   });
 });
 

@@ -1,16 +1,15 @@
 /**
- * Benchmark: how long one rule decision takes, and how big the plugin is. Prints figures;
+ * Benchmark: how long one rule decision takes, and what the plugin adds to a real Vite app (bench/
+ * bundle-cost.ts; needs `npm run build`). Prints figures;
  * no pass/fail (timings on a shared machine are noisy — compare ratios within one run).
  *   npm run bench:plugin
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'vite';
-import { writeRtp } from '../src/cmcd.js';
+import { reportBundleCost } from './bundle-cost.js';
+import { writeRtp } from 'sammy-pacing-protocol';
 import { DEFAULT_PARAMETERS, decideBitrate, decidePace, harmonicMeanKbps } from 'sammy-pacing-core';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const LADDER = [300, 750, 1500, 3000, 6000];
 const SAMPLES = [14_000, 16_500, 15_200, 17_000, 16_100, 15_900];
 const URL_WITH_CMCD = 'http://localhost:8080/media/default/video/3/seg-12.m4s?CMCD=bl%3D21300%2Cbr%3D3000%2Cd%3D4000%2Cmtp%3D25400%2Cot%3Dv%2Csf%3Dd%2Csid%3D%22abc%22%2Cst%3Dv%2Ctb%3D6000';
@@ -31,13 +30,14 @@ const decision = (i: number) => {
   const buffer = i % 31;
   const { bitrateKbps } = decideBitrate({
     phase: 'playing',
+    mediaType: 'video',
     bitratesKbps: LADDER,
     bufferLevelSeconds: buffer,
     sessionThroughputKbps: harmonicMeanKbps(SAMPLES),
     initialThroughputKbps: undefined,
     parameters: DEFAULT_PARAMETERS,
   });
-  return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, maxBufferSeconds: 30, topBitrateKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
+  return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
 };
 const rewrite = (i: number) => writeRtp({ url: URL_WITH_CMCD, headers: {} }, 15_000 + (i % 10) * 100, 'query');
 
@@ -48,26 +48,11 @@ console.log(`  rule decision (bitrate + pace rate), median : ${(decisionNs / 100
 console.log(`  CMCD rewrite of one request, median         : ${(rewriteNs / 1000).toFixed(2)} µs`);
 console.log(`  ratio rewrite / decision                    : ${(rewriteNs / decisionNs).toFixed(1)}×`);
 
-async function minifiedGzip(external: RegExp[]): Promise<{ min: number; gz: number }> {
-  const out = await build({
-    configFile: false,
-    logLevel: 'silent',
-    root,
-    build: { write: false, minify: true, lib: { entry: 'src/index.ts', name: 'Sammy', formats: ['es'] }, rollupOptions: { external } },
-  });
-  const outputs = (Array.isArray(out) ? out : [out]) as Array<{ output: Array<{ type: string; code?: string }> }>;
-  const code = outputs.flatMap((o) => o.output).filter((c) => c.type === 'chunk').map((c) => c.code ?? '').join('\n');
-  return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
-}
-
-const own = await minifiedGzip([/^@svta\//, /^dashjs/]);
-const withCmcd = await minifiedGzip([/^dashjs/]);
+await reportBundleCost();
 const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
-console.log(`  plugin code, minified + gzipped             : ${kb(own.gz)} (${kb(own.min)} minified; @svta/cml-cmcd external, target ≤ 6 KB)`);
-console.log(`  with @svta/cml-cmcd bundled in              : ${kb(withCmcd.gz)} (${kb(withCmcd.min)} minified)`);
 try {
   const iife = readFileSync(new URL('../dist/sammy.iife.js', import.meta.url));
-  console.log(`  dist/sammy.iife.js (script tag), gzipped    : ${kb(gzipSync(iife, { level: 9 }).length)}`);
+  console.log(`  dist/sammy.iife.js (script tag, dependencies inside), gzipped: ${kb(gzipSync(iife, { level: 6 }).length)}`);
 } catch {
   console.log('  dist/sammy.iife.js not built: run npm run build first');
 }

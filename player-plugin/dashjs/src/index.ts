@@ -4,7 +4,7 @@
  *   import { attach } from 'sammy-pacing-dashjs';
  *   const sammy = attach(player); // before or after player.initialize()
  */
-export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type SammyController, type SammyEvents, type SammyOptions } from './attach.js';
+export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type SammyController, type SammyOptions } from './attach.js';
 export { SAMMY_RULE_NAME } from './rule.js';
 export {
   defaultStore,
@@ -13,10 +13,11 @@ export {
   SammyConfigError,
   minimumMultiplier,
   type InitialThroughputStore,
-  type CmcdMode,
   type MediaKind,
   type Phase,
   type SammyDecision,
+  type SammyEvents,
   type SammyParameters,
   type SegmentSample,
 } from 'sammy-pacing-core';
+export type { CmcdMode } from 'sammy-pacing-protocol';

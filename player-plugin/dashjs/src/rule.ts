@@ -3,7 +3,7 @@
  * reads `{ representation, priority, reason, rule }` back from `getSwitchRequest`; a
  * `representation` of null means "no opinion". Shapes follow dash.js 5's SwitchRequest.
  */
-import type { MediaKind } from 'sammy-pacing-core';
+import { isMediaKind, type MediaKind } from 'sammy-pacing-core';
 
 export const SAMMY_RULE_NAME = 'SammyRule';
 
@@ -35,10 +35,6 @@ export interface SwitchRequestLike {
 
 /** Chooses a bitrate for a media type and ladder; undefined = leave it to other rules. */
 export type BitrateChooser = (mediaType: MediaKind, ladderKbps: number[]) => { bitrateKbps: number; reason: string } | undefined;
-
-export function isMediaKind(type: unknown): type is MediaKind {
-  return type === 'video' || type === 'audio';
-}
 
 /** A dash.js rule factory whose every instance defers to `choose` (dash.js may create several). */
 export function createRuleFactory(choose: BitrateChooser) {

@@ -83,7 +83,7 @@ describe('attach(player)', () => {
     const paced = await intercept!(mediaRequest());
     // B = 12/30 → multiplier 2.8·0.4 + 3.2·0.6 = 3.04; × (6000 + 128) = 18 629 → 18 600.
     expect(rtpOf(paced)).toBe(18_600);
-    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, bufferLevelSeconds: 12, bitrateKbps: 3000, topBitrateKbps: 6000, mediaType: 'video' });
+    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, bufferLevelSeconds: 12, bitrateKbps: 3000, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, mediaType: 'video' });
     expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
   });
 
@@ -202,11 +202,33 @@ describe('attach(player)', () => {
         getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...reps].reverse().find((r) => r.bitrateInKbit <= kbps) ?? reps[0],
       }),
     };
-    // No samples yet: the lowest rung.
-    expect(instance.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(300);
+    // No samples yet: where dash.js itself starts, the highest rung ≤ 1000 kbps (its DEFAULT_VIDEO_BITRATE).
+    expect(instance.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(750);
+    expect(ctx.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(1000);
     expect(instance.getSwitchRequest(rulesContext).priority).toBe(1);
     ctx.sammy.setEnabled(false);
     expect(instance.getSwitchRequest(rulesContext).representation).toBeNull();
+  });
+
+  it('reports per request the buffer and estimate the rule chose with, and moves dash.js’s start with the history', async () => {
+    const c = setup();
+    const [intercept] = c.requestInterceptors;
+    const [onResponse] = c.responseInterceptors;
+    await onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(500_000), resourceTiming: { startTime: 0, responseEnd: 1000 } } as CommonMediaResponseLike);
+    // A 4 Mbps unpaced initial sample: dash.js's first pick now starts from β × 4000.
+    expect(c.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(2800);
+    const factory = c.rules[0]!.rule as (x: unknown) => { create(): { getSwitchRequest(x: unknown): unknown } };
+    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
+    c.setBuffer(2);
+    factory({}).create().getSwitchRequest({
+      getMediaType: () => 'video',
+      getMediaInfo: () => ({}),
+      getAbrController: () => ({ getPossibleVoRepresentationsFilteredBySettings: () => reps, getOptimalRepresentationForBitrate: () => reps[3] }),
+    });
+    c.setBuffer(5); // the buffer grew between the choice and the request
+    // The rule chose 3000 (0.7 × 4000 × (1 + 2/20) = 3080) at a 2 s buffer: the 3000 kbps request reports that.
+    await intercept!(mediaRequest());
+    expect(c.decisions.at(-1)).toMatchObject({ bitrateKbps: 3000, bufferLevelSeconds: 2, throughputKbps: 4000 });
   });
 
   it('detach removes the rule and restores dash.js’s settings', () => {

@@ -15,6 +15,8 @@ export interface BitrateChoiceInput {
   bufferLevelSeconds: number;
   beta: number;
   lookaheadSeconds: number;
+  /** With no estimate: the highest rung at or below this, kbps (the player's own start); else the lowest. */
+  fallbackBitrateKbps?: number;
 }
 
 /** Highest bitrate the rule allows at this throughput and buffer: β·x·(1 + B0/D). */
@@ -29,14 +31,14 @@ export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: n
   return bitrateKbps / beta / (1 + b0 / lookaheadSeconds);
 }
 
-/** Picks a bitrate from the ladder; the lowest when no estimate exists or none fits. */
+/** Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the lowest when none fits. */
 export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
   const lowest = ladder[0];
   if (lowest === undefined) throw new RangeError('Sammy: the ladder has no bitrate');
   const x = input.throughputKbps;
-  if (x === undefined || !Number.isFinite(x) || x <= 0) return lowest;
-  const limit = sustainableBitrateKbps(x, input.bufferLevelSeconds, input.beta, input.lookaheadSeconds);
+  const estimated = x !== undefined && Number.isFinite(x) && x > 0;
+  const limit = estimated ? sustainableBitrateKbps(x, input.bufferLevelSeconds, input.beta, input.lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
   let chosen = lowest;
   for (const r of ladder) if (r <= limit) chosen = r;
   return chosen;

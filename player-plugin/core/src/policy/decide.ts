@@ -1,9 +1,11 @@
-import type { Phase, SammyParameters } from '../types.js';
+import type { SammyParameters } from '../config.js';
 import { selectBitrateKbps } from './bitrate.js';
 import { paceRateRtp } from './pace-rate.js';
+import type { MediaKind, Phase } from './types.js';
 
 export interface BitrateDecisionInput {
   phase: Phase;
+  mediaType: MediaKind;
   /** This media type's ladder, kbps. */
   bitratesKbps: readonly number[];
   bufferLevelSeconds: number;
@@ -14,18 +16,25 @@ export interface BitrateDecisionInput {
   parameters: Readonly<SammyParameters>;
 }
 
-export interface BitrateDecision {
+/** A bitrate choice with the inputs it was made from. */
+export interface BitrateChoice {
+  mediaType: MediaKind;
+  phase: Phase;
   bitrateKbps: number;
-  /** The estimate the choice used, kbps. */
+  /** The estimate the choice used, kbps; undefined: none yet (video then starts from `initialVideoBitrateKbps`). */
   throughputKbps: number | undefined;
+  /** The buffer level the choice used, seconds. */
+  bufferLevelSeconds: number;
 }
 
 /**
  * In the initial phase the estimate comes only from initial-phase samples (never paced ones,
  * which would drag the first picks of later sessions down: paper Fig. 6); once playing, from
- * this session's recent samples, paced or not — pacing keeps them above the Eq. 1 line.
+ * this session's recent samples, paced or not — pacing keeps them above the Eq. 1 line. With
+ * no estimate at all, video starts where the player itself would (issue: the lowest rung cost
+ * the first segment's quality for nothing).
  */
-export function decideBitrate(input: BitrateDecisionInput): BitrateDecision {
+export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
   const throughputKbps = input.phase === 'initial' ? input.initialThroughputKbps : input.sessionThroughputKbps;
   const bitrateKbps = selectBitrateKbps({
     bitratesKbps: input.bitratesKbps,
@@ -33,26 +42,27 @@ export function decideBitrate(input: BitrateDecisionInput): BitrateDecision {
     bufferLevelSeconds: input.bufferLevelSeconds,
     beta: input.parameters.beta,
     lookaheadSeconds: input.parameters.lookaheadSeconds,
+    fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
-  return { bitrateKbps, throughputKbps };
+  return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, throughputKbps, bufferLevelSeconds: input.bufferLevelSeconds };
 }
 
 export interface PaceDecisionInput {
   phase: Phase;
   bufferLevelSeconds: number;
   maxBufferSeconds: number;
-  /** What the pace must carry at 1×, kbps: top video bitrate + top audio bitrate. */
-  topBitrateKbps: number;
+  /** What the pace carries at 1×, kbps: top video bitrate + top audio bitrate. */
+  paceBaseKbps: number;
   parameters: Readonly<SammyParameters>;
 }
 
 /** The `rtp` for a request (kbps, rounded to 100), or undefined: nothing is paced in the initial phase. */
 export function decidePace(input: PaceDecisionInput): number | undefined {
-  if (input.phase === 'initial' || !(input.topBitrateKbps > 0)) return undefined;
+  if (input.phase === 'initial' || !(input.paceBaseKbps > 0)) return undefined;
   return paceRateRtp({
     bufferLevelSeconds: input.bufferLevelSeconds,
     maxBufferSeconds: input.maxBufferSeconds,
-    topBitrateKbps: input.topBitrateKbps,
+    paceBaseKbps: input.paceBaseKbps,
     c0: input.parameters.c0,
     c1: input.parameters.c1,
   });

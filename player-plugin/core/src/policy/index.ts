@@ -1,4 +1,5 @@
-/** The pure algorithm: plain functions of numbers, no dash.js, no browser. */
+/** The pure algorithm: plain functions of numbers, no player, no browser. */
+export * from './types.js';
 export * from './parameters.js';
 export * from './pace-rate.js';
 export * from './bitrate.js';

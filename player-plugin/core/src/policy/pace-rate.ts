@@ -5,8 +5,8 @@ export interface PaceRateInput {
   bufferLevelSeconds: number;
   /** Buffer level counted as full, seconds. */
   maxBufferSeconds: number;
-  /** Highest bitrate of the ladder the pace must carry, kbps (video top + audio top). */
-  topBitrateKbps: number;
+  /** What the pace carries at 1×, kbps: the top video bitrate plus the top audio bitrate. */
+  paceBaseKbps: number;
   c0: number;
   c1: number;
 }
@@ -25,7 +25,7 @@ export function paceMultiplier(fullness: number, c0: number, c1: number): number
 /** The pace rate for a request, kbps, unrounded. */
 export function paceRateKbps(input: PaceRateInput): number {
   const b = bufferFullness(input.bufferLevelSeconds, input.maxBufferSeconds);
-  return paceMultiplier(b, input.c0, input.c1) * input.topBitrateKbps;
+  return paceMultiplier(b, input.c0, input.c1) * input.paceBaseKbps;
 }
 
 /** The pace rate as a CMCD `rtp` value: kbps rounded to the nearest 100. */

@@ -1,18 +1,4 @@
-import type { SammyParameters } from '../types.js';
-
-/**
- * Defaults. c0/c1 are the production values of the paper (Section 5): pace at 3.2× the top
- * bitrate with an empty buffer, 2.8× with a full one. β and the look-ahead belong to the
- * throughput rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise on
- * real links while the pace still sustains the top rung with a wide margin (2.8·0.7·0.95 ≈ 1.86).
- */
-export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
-  c0: 3.2,
-  c1: 2.8,
-  beta: 0.7,
-  lookaheadSeconds: 20,
-  overhead: 0.05,
-});
+import { DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 
 /** A configuration Sammy refuses: its message names the parameter and the value it needs. */
 export class SammyConfigError extends Error {
@@ -41,6 +27,12 @@ function requireFinite(name: keyof SammyParameters, value: number, min: number, 
   }
 }
 
+function requireCount(name: keyof SammyParameters, value: number): void {
+  if (!Number.isInteger(value) || value < 1 || value > 1000) {
+    throw new SammyConfigError(name, `Sammy: ${name} must be a whole number from 1 to 1000, got ${String(value)}`);
+  }
+}
+
 /**
  * Checks a full parameter set and returns it frozen. Rejects any set in which a pace could
  * fall below the Eq. 1 threshold of the top rung: such a pace lowers measured throughput, which
@@ -53,6 +45,10 @@ export function validateParameters(p: SammyParameters): Readonly<SammyParameters
   requireFinite('lookaheadSeconds', p.lookaheadSeconds, 0, 3600, false);
   requireFinite('c0', p.c0, 0, 100, false);
   requireFinite('c1', p.c1, 0, 100, false);
+  requireCount('throughputWindow', p.throughputWindow);
+  requireCount('sessionSampleLimit', p.sessionSampleLimit);
+  requireCount('historyLimit', p.historyLimit);
+  requireFinite('initialVideoBitrateKbps', p.initialVideoBitrateKbps, 0, 1_000_000, false);
   const min = minimumMultiplier(p.beta, p.overhead);
   for (const name of ['c0', 'c1'] as const) {
     if (p[name] < min) {

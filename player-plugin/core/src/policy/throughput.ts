@@ -1,3 +1,5 @@
+import { DEFAULT_PARAMETERS } from '../config.js';
+
 /** One measured chunk download. */
 export interface ThroughputSample {
   bytes: number;
@@ -13,7 +15,7 @@ export function chunkThroughputKbps(sample: ThroughputSample): number {
  * Harmonic mean of the most recent samples (kbps): dominated by the slow ones, which is what
  * a rule that must not stall wants (the estimator of HYB and dash.js's throughput rule family).
  */
-export function harmonicMeanKbps(samplesKbps: readonly number[], window = 5): number | undefined {
+export function harmonicMeanKbps(samplesKbps: readonly number[], window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined {
   const recent = samplesKbps.filter((s) => Number.isFinite(s) && s > 0).slice(-window);
   if (recent.length === 0) return undefined;
   return recent.length / recent.reduce((sum, s) => sum + 1 / s, 0);

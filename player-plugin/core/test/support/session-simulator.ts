@@ -3,9 +3,13 @@
  * one at a time, the server paces each response at the requested rtp, and the link caps
  * everything. Measured chunk throughput = bytes / (latency + bytes / min(pace, link) after
  * header overhead). Good enough to see whether a rule holds the top rung, stalls, or spirals.
+ * Sammy here is the real session core (createSession), driven as an adapter drives it.
  */
-import { decideBitrate, decidePace, harmonicMeanKbps, nextPhase, type PlaybackEvent } from '../../src/policy/index.js';
-import type { Phase, SammyParameters } from '../../src/types.js';
+import { createSession } from '../../src/session/session.js';
+import { memoryStore } from '../../src/initial-history.js';
+import { harmonicMeanKbps, type Phase, type PlaybackEvent } from '../../src/policy/index.js';
+import type { SammyParameters } from '../../src/config.js';
+import type { SammyDecision } from '../../src/session/types.js';
 
 export interface SimulationConfig {
   linkKbps: number;
@@ -54,30 +58,38 @@ export interface SimulationResult {
   startupSeconds: number;
 }
 
-/** A rule: picks the bitrate and the rtp of the next request. */
-export interface SimulatedRule {
-  choose(state: { phase: Phase; bufferSeconds: number; sessionSamplesKbps: number[]; initialSamplesKbps: number[]; config: SimulationConfig }): {
-    bitrateKbps: number;
-    rtpKbps: number | undefined;
-  };
+/** A rule for one simulated session: the bitrate and rtp of each request, fed what the player sees. */
+export interface RuleInstance {
+  request(bufferSeconds: number, playing: boolean): { bitrateKbps: number; rtpKbps: number | undefined; phase: Phase };
+  downloaded(kbits: number, seconds: number): void;
+  playback(event: PlaybackEvent): void;
 }
 
-/** Sammy: the same policy functions the dash.js adapter calls. */
-export function sammyRule(parameters: Readonly<SammyParameters>): SimulatedRule {
-  return {
-    choose({ phase, bufferSeconds, sessionSamplesKbps, initialSamplesKbps, config }) {
-      const { bitrateKbps } = decideBitrate({
-        phase,
-        bitratesKbps: config.videoLadderKbps,
-        bufferLevelSeconds: bufferSeconds,
-        sessionThroughputKbps: harmonicMeanKbps(sessionSamplesKbps),
-        initialThroughputKbps: harmonicMeanKbps(initialSamplesKbps),
-        parameters,
-      });
-      const top = Math.max(...config.videoLadderKbps) + config.audioKbps;
-      const rtpKbps = decidePace({ phase, bufferLevelSeconds: bufferSeconds, maxBufferSeconds: config.maxBufferSeconds, topBitrateKbps: top, parameters });
-      return { bitrateKbps, rtpKbps };
-    },
+export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
+
+/** Sammy: the session core, with the calls the dash.js adapter makes. */
+export function sammyRule(parameters: Partial<SammyParameters> = {}): SimulatedRule {
+  return (config) => {
+    const session = createSession({ parameters, history: memoryStore(config.initialHistoryKbps ?? []) });
+    const topKbps = Math.max(...config.videoLadderKbps);
+    let last: SammyDecision | undefined;
+    return {
+      request(bufferSeconds) {
+        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds });
+        last = session.decide({
+          mediaType: 'video',
+          bitrateKbps: choice!.bitrateKbps,
+          url: '/seg.m4s',
+          tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
+          maxBufferSeconds: config.maxBufferSeconds,
+        });
+        return { bitrateKbps: last.bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };
+      },
+      downloaded(kbits, seconds) {
+        session.addSample(last!, { bytes: (kbits * 1000) / 8, durationMs: seconds * 1000 });
+      },
+      playback: (event) => session.playback(event),
+    };
   };
 }
 
@@ -86,36 +98,40 @@ export function sammyRule(parameters: Readonly<SammyParameters>): SimulatedRule 
  * and rtp = 5 × segment kbits / buffer seconds, rounded up to the next 100 (CmcdModel._calculateRtp).
  */
 export function dashBuiltInRtpRule(): SimulatedRule {
-  return {
-    choose({ bufferSeconds, sessionSamplesKbps, config }) {
-      const x = harmonicMeanKbps(sessionSamplesKbps);
-      const ladder = [...config.videoLadderKbps].sort((a, b) => a - b);
-      let bitrateKbps = ladder[0]!;
-      if (x !== undefined) for (const r of ladder) if (r <= 0.9 * x) bitrateKbps = r;
-      const bufferMs = bufferSeconds > 0 ? bufferSeconds * 1000 : 500;
-      const segmentKbits = bitrateKbps * config.segmentSeconds;
-      const rtpKbps = (Math.floor((5 * segmentKbits) / (bufferMs / 1000) / 100) + 1) * 100;
-      return { bitrateKbps, rtpKbps };
-    },
+  return (config) => {
+    const samples: number[] = [];
+    return {
+      request(bufferSeconds, playing) {
+        const x = harmonicMeanKbps(samples);
+        const ladder = [...config.videoLadderKbps].sort((a, b) => a - b);
+        let bitrateKbps = ladder[0]!;
+        if (x !== undefined) for (const r of ladder) if (r <= 0.9 * x) bitrateKbps = r;
+        const bufferMs = bufferSeconds > 0 ? bufferSeconds * 1000 : 500;
+        const segmentKbits = bitrateKbps * config.segmentSeconds;
+        const rtpKbps = (Math.floor((5 * segmentKbits) / (bufferMs / 1000) / 100) + 1) * 100;
+        return { bitrateKbps, rtpKbps, phase: playing ? 'playing' : 'initial' };
+      },
+      downloaded: (kbits, seconds) => void samples.push(kbits / seconds),
+      playback() {},
+    };
   };
 }
 
 export function simulateSession(rule: SimulatedRule, config: SimulationConfig): SimulationResult {
+  const sammy = rule(config);
   let now = 0;
   let buffer = 0;
-  let phase = 'initial' as Phase; // 'as': it changes inside closures, which narrowing does not see
+  let playing = false; // the media element: plays out the buffer once started
   let stalls = 0;
   let stallSeconds = 0;
   let startupSeconds = NaN;
-  const sessionSamples: number[] = [];
-  const initialSamples = [...(config.initialHistoryKbps ?? [])];
   const segments: SegmentRecord[] = [];
-  const move = (event: PlaybackEvent) => (phase = nextPhase(phase, event));
+  sammy.playback({ type: 'load' });
 
-  /** Advances wall time by dt; plays out buffer when playing; returns seconds stalled. */
+  /** Advances wall time by dt; plays out buffer when playing. */
   const advance = (dt: number) => {
     now += dt;
-    if (phase !== 'playing') return;
+    if (!playing) return;
     if (buffer >= dt) {
       buffer -= dt;
       return;
@@ -123,19 +139,20 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     stallSeconds += dt - buffer;
     buffer = 0;
     stalls += 1;
-    move('stalled');
+    playing = false;
+    sammy.playback({ type: 'waiting' });
   };
 
   for (let i = 0; i < config.segments; i++) {
     // The player idles while the buffer has no room for another segment.
     const room = config.maxBufferSeconds - config.segmentSeconds;
-    if (phase === 'playing' && buffer > room) advance(buffer - room);
+    if (playing && buffer > room) advance(buffer - room);
 
-    const { bitrateKbps, rtpKbps } = rule.choose({ phase, bufferSeconds: buffer, sessionSamplesKbps: sessionSamples, initialSamplesKbps: initialSamples, config });
+    const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
     const kbits = bitrateKbps * config.segmentSeconds;
     const wireKbps = Math.min(rtpKbps ?? Infinity, config.linkKbps);
     const downloadSeconds = config.latencyMs / 1000 + kbits / (wireKbps * (1 - config.wireOverhead));
-    const record: SegmentRecord = {
+    segments.push({
       index: i,
       phase,
       bitrateKbps,
@@ -144,15 +161,14 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       bufferBeforeSeconds: buffer,
       startedAtSeconds: now,
       downloadSeconds,
-    };
-    segments.push(record);
+    });
     advance(downloadSeconds);
     buffer += config.segmentSeconds;
-    sessionSamples.push(record.throughputKbps);
-    if (record.phase === 'initial' && rtpKbps === undefined) initialSamples.push(record.throughputKbps);
-    if (phase === 'initial' && buffer >= config.startupBufferSeconds) {
+    sammy.downloaded(kbits, downloadSeconds);
+    if (!playing && buffer >= config.startupBufferSeconds) {
       if (Number.isNaN(startupSeconds)) startupSeconds = now;
-      move('playing');
+      playing = true;
+      sammy.playback({ type: 'playing' });
     }
   }
   return { segments, stalls, stallSeconds, startupSeconds };

@@ -1,0 +1,160 @@
+/**
+ * A user's Express 5 server, built from the packed tarballs alone: the middleware README's install
+ * command (its tarball folder replaced by this repository's .cache/packages) in a fresh project
+ * outside the repository, the README's snippet verbatim as its server file. Strict `tsc` passes, a
+ * paced GET arrives at its rtp (±10 %, measured by the client on a warm connection), and a
+ * cross-origin preflight carrying CMCD headers is answered.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
+import { createServer, connect } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { parseServerTiming } from 'sammy-pacing-protocol';
+import { expressAppFiles, LARGE_BYTES, LARGE_FILE, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
+import { entryPoints, installArgsFromReadme, packPackages, publishablePackages } from '../src/consumer/packages.js';
+import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
+
+const SERVER_PACKAGES = ['sammy-pacing-express', 'sammy-pacing-protocol'];
+/** 3 MB at 16 Mbps: 1.5 s of transfer, so the first unpaced burst (≤ 64 KB on loopback) is < 3 % of it. */
+const RTP_KBPS = 16_000;
+/** CMCD request headers a cross-origin player may send (CTA-5004 header mode). */
+const CMCD_HEADERS = ['cmcd-request', 'cmcd-object', 'cmcd-status', 'cmcd-session'];
+
+test.describe.configure({ mode: 'serial' });
+
+let app: TempApp | undefined;
+let server: ChildProcess | undefined;
+let serverOutput = '';
+let base = '';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+interface Fetched {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: number;
+  /** From sending the request to the body's last byte, ms. */
+  ms: number;
+}
+
+/** One request on the given agent (one kept-alive socket), timed from send to the body's end. */
+function fetchOn(agent: Agent, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = httpRequest(`${base}${path}`, { agent, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, ms: performance.now() - start }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`${path}: no answer within 30 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const readme = await readMiddlewareReadme();
+  await packPackages();
+  const entries = publishablePackages()
+    .filter((p) => SERVER_PACKAGES.includes(p.manifest.name))
+    .flatMap((p) => entryPoints(p.manifest));
+  app = await createTempApp('express', expressAppFiles(readme.snippet, entries));
+  await npmInstall(app, installArgsFromReadme(readme.installCommands));
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await app?.remove();
+});
+
+test('the README install gives the server the packed packages, without ffmpeg', () => {
+  for (const name of ['sammy-pacing-express', 'sammy-pacing-protocol', 'express', 'koffi']) {
+    expect(isInstalledCopy(app!, name), `${name} installed`).toBe(true);
+  }
+  expect(isInstalledCopy(app!, '@ffmpeg-installer/ffmpeg'), 'ffmpeg must not come with the middleware').toBe(false);
+});
+
+test('strict tsc compiles the README snippet and every server entry point, and the server starts', async () => {
+  await app!.bin('tsc', []);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The snippet as printed reads PORT; no other change.
+  server = spawn(process.execPath, ['dist/server.js'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
+  server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
+  await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
+});
+
+test('a paced GET arrives at its rtp (±10 %) on a warm connection; the same file unpaced is far faster', async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const warm = await fetchOn(agent, `/media/${WARM_FILE}`);
+    expect(warm.status).toBe(200);
+    const paced = await fetchOn(agent, `/media/${LARGE_FILE}?CMCD=${encodeURIComponent(`rtp=${RTP_KBPS}`)}`);
+    expect(paced.status, serverOutput).toBe(200);
+    expect(paced.bytes).toBe(LARGE_BYTES);
+    const report = parseServerTiming(String(paced.headers['server-timing'] ?? ''));
+    expect(report.requestedRtpKbps).toBe(RTP_KBPS);
+    expect(report.appliedPaceKbps).toBe(RTP_KBPS);
+    expect(report.mechanism).toBe('kernel');
+    const achievedKbps = (paced.bytes * 8) / paced.ms;
+    expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeGreaterThan(0.9);
+    expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeLessThan(1.1);
+    // Same connection, no rtp: the pace must not stick.
+    const unpaced = await fetchOn(agent, `/media/${LARGE_FILE}`);
+    expect(unpaced.bytes).toBe(LARGE_BYTES);
+    expect(parseServerTiming(String(unpaced.headers['server-timing'] ?? '')).mechanism).toBe('none');
+    expect(unpaced.ms, 'unpaced transfer time vs paced').toBeLessThan(paced.ms / 3);
+  } finally {
+    agent.destroy();
+  }
+});
+
+test('a cross-origin preflight with CMCD headers is answered, and the GET exposes Server-Timing', async () => {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    const origin = 'http://player.example';
+    const preflight = await fetchOn(agent, `/media/${WARM_FILE}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': CMCD_HEADERS.join(',') },
+    });
+    expect(preflight.status, 'preflight status').toBeGreaterThanOrEqual(200);
+    expect(preflight.status, 'preflight status').toBeLessThan(300);
+    expect([origin, '*']).toContain(preflight.headers['access-control-allow-origin']);
+    const allowed = String(preflight.headers['access-control-allow-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+    for (const header of CMCD_HEADERS) expect(allowed, `Access-Control-Allow-Headers has ${header}`).toContain(header);
+    const get = await fetchOn(agent, `/media/${WARM_FILE}`, { headers: { origin } });
+    expect(get.status).toBe(200);
+    expect([origin, '*']).toContain(get.headers['access-control-allow-origin']);
+    const exposed = String(get.headers['access-control-expose-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(exposed, 'Access-Control-Expose-Headers').toContain('server-timing');
+  } finally {
+    agent.destroy();
+  }
+});

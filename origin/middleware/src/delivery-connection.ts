@@ -1,0 +1,301 @@
+/**
+ * A connection's deliveries, in request order. One place per socket that knows what the kernel
+ * still holds, and so:
+ * - admits each response only once the previous one is written, and — when it changes the socket's
+ *   pace — once the previous one's bytes have left the socket (TCP_INFO notsent = 0): every response
+ *   is paced at its own rate, also with HTTP/1.1 pipelining;
+ * - follows the client's acknowledgements (TCP_INFO bytes_acked, polled at an interval derived from
+ *   what is left and the pace) and ends each delivery when its last byte is acknowledged;
+ * - holds Node's keep-alive timer while a finished response is still draining from the kernel and
+ *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
+ * - drops (resets) a connection whose client acknowledges nothing for the progress timeout.
+ */
+import type { Socket } from 'node:net';
+import { ConnectionSocket } from './connection.js';
+import type { ResponseDelivery } from './delivery-tracker.js';
+import type { SammyLogger } from './logger.js';
+import type { TcpInfo } from './tcp-info.js';
+
+export interface DeliveryLimits {
+  /** No byte acknowledged for this long while some are outstanding: the connection is reset. */
+  progressTimeoutMs: number;
+}
+
+const MIN_POLL_MS = 2;
+const MAX_POLL_MS = 250;
+/** Poll interval when no rate is known (an unpaced socket's queue drains at the path's speed). */
+const UNKNOWN_RATE_POLL_MS = 5;
+/** While a response is being written, acknowledgements are checked this often per progress timeout. */
+const PROGRESS_CHECKS_PER_TIMEOUT = 8;
+const MAX_PROGRESS_CHECK_MS = 5000;
+/** TCP state: the connection is gone (reset, or fully closed): nothing more can be delivered. */
+const TCP_CLOSE = 7;
+
+interface NodeServerSocket extends Socket {
+  /** The response Node is writing on this socket (null between responses). Node internal, stable since 0.x. */
+  _httpMessage?: unknown;
+  resetAndClosing?: boolean;
+}
+
+export class DeliveryConnection {
+  readonly conn: ConnectionSocket;
+  readonly #socket: NodeServerSocket;
+  readonly #limits: DeliveryLimits;
+  readonly #log: SammyLogger;
+  readonly #onIdle: (c: DeliveryConnection) => void;
+  /** Unrecorded deliveries, in request order. */
+  readonly #queue: ResponseDelivery[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #pumpScheduled = false;
+  /** Stream offset the client acknowledged at the last read; undefined without TCP_INFO. */
+  #acked: number | undefined;
+  #info: TcpInfo | undefined;
+  #lastProgressAt = performance.now();
+  #wasOutstanding = false;
+  /** Without TCP_INFO: bytes Node had handed to the kernel at the last look. */
+  #leftNode = 0;
+  /** Node's keep-alive timeout, held while the last response drains; re-armed at its last acknowledgement. */
+  #keepAliveMs: number | undefined;
+  #destroyWhenDelivered = false;
+  #stalled = false;
+  /** Set when the socket is being destroyed: the last acknowledgement count is final. */
+  #closing: { exact: boolean } | undefined;
+  #closed = false;
+
+  constructor(socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: DeliveryConnection) => void) {
+    this.#socket = socket as NodeServerSocket;
+    this.conn = new ConnectionSocket(socket);
+    this.#limits = limits;
+    this.#log = log;
+    this.#onIdle = onIdle;
+    this.#hookSocket();
+  }
+
+  get active(): boolean {
+    return this.#queue.length > 0;
+  }
+
+  /** Queues a response; it is admitted (its handler runs) at once when nothing before it is in the way. */
+  add(delivery: ResponseDelivery): void {
+    const { res } = delivery;
+    if (this.#closed) {
+      delivery.end('closed', undefined, true);
+      return;
+    }
+    this.#queue.push(delivery);
+    // A new request restarts Node's keep-alive logic: whatever was held is moot.
+    this.#keepAliveMs = undefined;
+    res.once('socket', () => this.#schedulePump());
+    res.once('prefinish', () => {
+      delivery.wireEnd = this.#socket.bytesWritten ?? delivery.wireStart;
+    });
+    res.once('finish', () => {
+      delivery.markDone(true);
+      this.#holdKeepAlive();
+      this.#schedulePump();
+    });
+    res.once('close', () => {
+      delivery.markDone(false);
+      this.#schedulePump();
+    });
+    this.#pump();
+  }
+
+  /** Ends every delivery now (the server is closing), recording what is known. */
+  shutdown(): void {
+    this.#readInfo();
+    for (const d of this.#queue.splice(0)) d.end(d.deliveredAt(this.#acked ?? -1) ? 'delivered' : 'shutdown', this.#acked, false, this.#info);
+    this.#stopTimer();
+    this.#onIdle(this);
+  }
+
+  #hookSocket(): void {
+    const socket = this.#socket;
+    // The last acknowledgement count must be read while the fd is still open: `_destroy` runs
+    // before Node closes the handle, on every path (error, reset, timeout, end).
+    const destroy = socket._destroy;
+    socket._destroy = (err, cb) => {
+      this.#readInfo();
+      const state = this.#info?.state;
+      const allAcked = this.#acked !== undefined && this.#acked >= (socket.bytesWritten ?? Infinity);
+      this.#closing = { exact: this.#acked !== undefined && (state === TCP_CLOSE || socket.resetAndClosing === true || allAcked) };
+      destroy.call(socket, err, cb);
+    };
+    // Node destroys a `Connection: close` socket as soon as its last byte is in the kernel; keep it
+    // (ended: the FIN follows the data) until the client has acknowledged everything.
+    const destroySoon = socket.destroySoon;
+    socket.destroySoon = () => {
+      if (!this.#outstanding()) return destroySoon.call(socket);
+      if (socket.writable) socket.end();
+      this.#destroyWhenDelivered = true;
+      this.#schedulePump();
+    };
+    socket.once('close', () => {
+      this.#closed = true;
+      this.#pump();
+    });
+  }
+
+  /** Node armed its keep-alive timer at `finish`; while bytes are still queued it would cut them off. */
+  #holdKeepAlive(): void {
+    const socket = this.#socket;
+    const armed = socket.timeout;
+    if (!armed || socket._httpMessage || !this.#outstanding()) return;
+    this.#keepAliveMs = armed;
+    socket.setTimeout(0);
+  }
+
+  #schedulePump(): void {
+    // Never inside Node's own event handling (resOnFinish assigns the next response, then emits).
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  #readInfo(): void {
+    if (this.#closing) return;
+    try {
+      const info = this.conn.tcpInfo();
+      if (!info || info.bytesAcked === undefined) return this.#nodeProgress();
+      this.#info = info;
+      const acked = Number(info.bytesAcked);
+      if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
+      this.#acked = acked;
+    } catch (err) {
+      this.#log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
+    }
+  }
+
+  /** Without TCP_INFO, progress is bytes leaving Node's buffer for the kernel (a slow client that reads is not stalled). */
+  #nodeProgress(): void {
+    const left = (this.#socket.bytesWritten ?? 0) - this.#socket.writableLength;
+    if (left > this.#leftNode) this.#lastProgressAt = performance.now();
+    this.#leftNode = left;
+  }
+
+  /** Bytes written to the socket and not yet acknowledged (without TCP_INFO: still in Node's buffer). */
+  #outstanding(): number {
+    const written = this.#socket.bytesWritten ?? 0;
+    if (this.#acked === undefined) return this.#socket.writableLength;
+    return Math.max(0, written - this.#acked);
+  }
+
+  #pump(): void {
+    try {
+      this.#pumpNow();
+    } catch (err) {
+      // A bug here must not take the server down: end what is tracked, log it.
+      this.#log.warn(`sammy: delivery tracking failed: ${(err as Error).stack ?? String(err)}`);
+      for (const d of this.#queue.splice(0)) d.end('closed', undefined, false);
+      this.#stopTimer();
+      this.#onIdle(this);
+    }
+  }
+
+  #pumpNow(): void {
+    this.#stopTimer();
+    this.#readInfo();
+    const now = performance.now();
+    const acked = this.#acked;
+
+    // End what has ended, in order (a later response cannot be delivered before an earlier one).
+    while (this.#queue.length > 0) {
+      const d = this.#queue[0]!;
+      if (acked !== undefined && d.deliveredAt(acked)) d.end('delivered', acked, true, this.#info);
+      else if (acked === undefined && d.finished && !this.#closed) d.end('sent', undefined, false, this.#info);
+      else if (this.#closed) d.end(this.#stalled ? 'stalled' : 'closed', acked, this.#closing?.exact ?? false, this.#info);
+      else if (d.done && !d.finished && d.admitted) d.end('closed', acked, false, this.#info);
+      else break;
+      this.#queue.shift();
+    }
+    if (this.#closed) {
+      for (const d of this.#queue.splice(0)) d.end(this.#stalled ? 'stalled' : 'closed', acked, this.#closing?.exact ?? false, this.#info);
+    }
+
+    let waitingForDrain = false;
+    if (!this.#closed) waitingForDrain = this.#admitNext();
+
+    const outstanding = this.#outstanding();
+    if (this.#destroyWhenDelivered && outstanding === 0 && !this.#socket.destroyed) {
+      this.#socket.destroy();
+      return;
+    }
+    if (this.#queue.length === 0) {
+      this.#rearmKeepAlive();
+      this.#onIdle(this);
+      if (!this.#destroyWhenDelivered) return;
+    }
+
+    // A client that acknowledges nothing while bytes wait for it is dropped, and its memory freed at once.
+    // The clock starts when bytes are first seen outstanding (late rather than early: never drop too soon).
+    if (outstanding === 0 || !this.#wasOutstanding) this.#lastProgressAt = now;
+    this.#wasOutstanding = outstanding > 0;
+    if (outstanding > 0 && now - this.#lastProgressAt >= this.#limits.progressTimeoutMs && !this.#socket.destroyed) {
+      this.#stalled = true;
+      this.#log.debug(`sammy: no progress for ${Math.round(now - this.#lastProgressAt)} ms, ${outstanding} bytes outstanding: connection reset`);
+      this.#socket.resetAndDestroy();
+      return;
+    }
+    this.#schedule(outstanding, waitingForDrain);
+  }
+
+  /** Admits the next queued response if nothing is in its way; true when it waits for the send queue to drain. */
+  #admitNext(): boolean {
+    const i = this.#queue.findIndex((d) => !d.admitted);
+    if (i < 0) return false;
+    // Node writes a connection's responses in order: every earlier one must be written...
+    for (let j = 0; j < i; j++) if (!this.#queue[j]!.done) return false;
+    const d = this.#queue[i]!;
+    if (d.done) return false;
+    // ... and Node must have given this one the socket (it waits behind responses not tracked here).
+    if (d.res.socket !== this.#socket) return false;
+    // A new pace must not touch an earlier response's bytes: wait until they have left the socket.
+    if (d.kernelPace !== (this.conn.state.kernelPaceBytesPerSecond ?? null)) {
+      const notsent = this.#info?.notsentBytes ?? 0;
+      if (this.#socket.writableLength > 0 || (this.#acked !== undefined && notsent > 0)) return true;
+    }
+    d.admit(this.#socket.bytesWritten ?? 0);
+    return false;
+  }
+
+  #rearmKeepAlive(): void {
+    const ms = this.#keepAliveMs;
+    if (ms === undefined || this.#socket._httpMessage || this.#socket.destroyed || this.#outstanding() > 0) return;
+    this.#keepAliveMs = undefined;
+    this.#socket.setTimeout(ms);
+  }
+
+  #schedule(outstanding: number, waitingForDrain: boolean): void {
+    let ms: number | undefined;
+    const draining = this.#queue.some((d) => d.finished) || this.#destroyWhenDelivered;
+    if (this.#acked !== undefined && (draining || waitingForDrain) && outstanding > 0) {
+      // Half the time what is left should take: frequent near the end, where the record's end time is read.
+      const left = waitingForDrain ? (this.#info?.notsentBytes ?? outstanding) : outstanding;
+      const rate = this.#rate();
+      // No acknowledgement can come sooner than a fraction of a round trip: no point polling faster.
+      const min = Math.max(MIN_POLL_MS, (this.#info?.rttUs ?? 0) / 4000);
+      ms = Math.min(MAX_POLL_MS, Math.max(min, rate ? (left * 1000) / rate / 2 : UNKNOWN_RATE_POLL_MS));
+    } else if (this.#queue.some((d) => d.admitted && !d.done) || outstanding > 0) {
+      ms = Math.min(MAX_PROGRESS_CHECK_MS, Math.max(MIN_POLL_MS, this.#limits.progressTimeoutMs / PROGRESS_CHECKS_PER_TIMEOUT));
+    } else if (waitingForDrain) {
+      ms = UNKNOWN_RATE_POLL_MS;
+    }
+    if (ms !== undefined) this.#timer = setTimeout(() => this.#pump(), ms);
+  }
+
+  /** Bytes/s the queue drains at, best known: the kernel pace, or the latest delivery-rate sample if lower. */
+  #rate(): number | undefined {
+    const pace = this.conn.state.kernelPaceBytesPerSecond;
+    const delivery = this.#info?.deliveryRate !== undefined ? Number(this.#info.deliveryRate) : undefined;
+    const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
+    return rates.length > 0 ? Math.min(...rates) : undefined;
+  }
+
+  #stopTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

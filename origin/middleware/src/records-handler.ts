@@ -1,0 +1,216 @@
+/**
+ * `sammyRecords(log)`: an opt-in handler that publishes delivery records — JSON at RECORDS_PATH and
+ * Server-Sent Events at RECORD_EVENTS_PATH. Records name every viewer's paths and timings, so the
+ * pacing middleware never serves them: mount this only where its readers are trusted (a demo on
+ * localhost, a lab, behind your own auth), and before `sammyPacing()` so its own responses are
+ * neither paced nor recorded.
+ *
+ * Memory stays bounded whatever subscribers do: their number is capped (503 beyond), and a
+ * subscriber that reads too slowly skips records (and is told how many) instead of queueing them;
+ * one that stays behind for `stalledTimeoutMs` is disconnected.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
+import type { DeliveryRecordLog } from './delivery-records.js';
+import { setSendBuffer, socketFd } from './socket-options.js';
+
+export const DEFAULT_MAX_RECORD_SUBSCRIBERS = 16;
+/** About 700 records of ~350 bytes: a few seconds of a busy origin, enough to ride out a slow reader's hiccup. */
+export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024;
+export const DEFAULT_STALLED_TIMEOUT_MS = 60_000;
+/** SSE comment interval: keeps proxies from timing the stream out, and checks stalled subscribers. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+/**
+ * Kernel send buffer of an event stream's socket (the kernel doubles it). Without it the buffer
+ * autotunes up to tcp_wmem's maximum (4 MB by default) for a subscriber that does not read.
+ */
+const STREAM_SEND_BUFFER_BYTES = 64 * 1024;
+
+export interface SammyRecordsOptions {
+  /** Most event streams open at once; more are answered 503. Default 16. */
+  maxSubscribers?: number;
+  /**
+   * Bytes a subscriber may have waiting in the server (written, not yet taken by its socket)
+   * before further records are skipped for it. Default 256 KiB.
+   */
+  maxQueuedBytes?: number;
+  /** A subscriber that stays behind (over maxQueuedBytes) this long is disconnected. Default 60 s. */
+  stalledTimeoutMs?: number;
+  /** Default 15 s. */
+  heartbeatMs?: number;
+}
+
+/** One open event stream, as the handler sees it. */
+export interface RecordSubscriberState {
+  /** Bytes written to the stream and not yet taken by the socket. */
+  readonly queuedBytes: number;
+  /** Records skipped since the subscriber last caught up (reported in the next `skipped` event). */
+  readonly pendingSkipped: number;
+  /** Records skipped over the stream's life. */
+  readonly totalSkipped: number;
+}
+
+export interface SammyRecordsHandler {
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  /** Open event streams. */
+  subscribers(): RecordSubscriberState[];
+  /** Ends every event stream (call when the server closes). */
+  close(): void;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+function pathOf(req: IncomingMessage): string {
+  // Express rewrites req.url under a mount path; originalUrl is what the client asked for.
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+class Subscriber implements RecordSubscriberState {
+  pendingSkipped = 0;
+  totalSkipped = 0;
+  /** performance.now() when this subscriber fell behind; undefined while it keeps up. */
+  #behindSince: number | undefined;
+  #ended = false;
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(
+    readonly res: ServerResponse,
+    readonly limits: { maxQueuedBytes: number; stalledTimeoutMs: number; heartbeatMs: number },
+    readonly onEnd: (s: Subscriber) => void,
+  ) {
+    this.#heartbeat = setInterval(() => this.#write(': ping\n\n'), limits.heartbeatMs);
+    this.#heartbeat.unref();
+    res.once('close', () => this.end());
+    res.on('drain', () => {
+      this.#behindSince = undefined;
+    });
+  }
+
+  get queuedBytes(): number {
+    return this.res.writableLength;
+  }
+
+  /** Sends one record event (serialised once for every subscriber), or counts it skipped. */
+  send(event: string): void {
+    if (!this.#write(event)) {
+      this.pendingSkipped++;
+      this.totalSkipped++;
+    }
+  }
+
+  /** Writes `text` unless the subscriber is behind; one behind for stalledTimeoutMs is dropped. */
+  #write(text: string): boolean {
+    if (this.#ended) return false;
+    if (this.res.writableLength > this.limits.maxQueuedBytes) {
+      const now = performance.now();
+      this.#behindSince ??= now;
+      if (now - this.#behindSince >= this.limits.stalledTimeoutMs) this.drop();
+      return false;
+    }
+    this.#behindSince = undefined;
+    if (this.pendingSkipped > 0) {
+      const skipped: RecordsSkipped = { count: this.pendingSkipped };
+      this.pendingSkipped = 0;
+      this.res.write(`event: ${RECORDS_SKIPPED_EVENT}\ndata: ${JSON.stringify(skipped)}\n\n`);
+    }
+    this.res.write(text);
+    return true;
+  }
+
+  /** Disconnects at once: an end() would wait behind the queue the subscriber does not read. */
+  drop(): void {
+    this.end();
+    this.res.destroy();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearInterval(this.#heartbeat);
+    if (!this.res.writableEnded) this.res.end();
+    this.onEnd(this);
+  }
+}
+
+export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOptions = {}): SammyRecordsHandler {
+  const maxSubscribers = positive('maxSubscribers', options.maxSubscribers ?? DEFAULT_MAX_RECORD_SUBSCRIBERS);
+  const limits = {
+    maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES),
+    stalledTimeoutMs: options.stalledTimeoutMs ?? DEFAULT_STALLED_TIMEOUT_MS,
+    heartbeatMs: positive('heartbeatMs', options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS),
+  };
+  if (!Number.isFinite(limits.stalledTimeoutMs) || limits.stalledTimeoutMs < 0) {
+    throw new RangeError(`stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
+  }
+  const subscribers = new Set<Subscriber>();
+  // One listener on the log while anyone subscribes: each record is serialised once.
+  let unsubscribe: (() => void) | undefined;
+  const follow = (): void => {
+    unsubscribe ??= log.subscribe((record) => {
+      const event = `event: ${RECORD_EVENT}\ndata: ${JSON.stringify(record)}\n\n`;
+      for (const s of subscribers) s.send(event);
+    });
+  };
+  const leave = (s: Subscriber): void => {
+    subscribers.delete(s);
+    if (subscribers.size === 0) {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+  };
+
+  const serveJson = (res: ServerResponse): void => {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(JSON.stringify(log.list()));
+  };
+
+  const serveEvents = (req: IncomingMessage, res: ServerResponse): void => {
+    if (subscribers.size >= maxSubscribers) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
+      res.end(`too many record subscribers (${maxSubscribers})\n`);
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const fd = socketFd(req.socket);
+    try {
+      if (fd !== undefined) setSendBuffer(fd, STREAM_SEND_BUFFER_BYTES);
+    } catch {
+      // Not Linux, or koffi unavailable: the queue bound still holds, the kernel's buffer is its default.
+    }
+    res.write(': sammy delivery records\nretry: 2000\n\n');
+    subscribers.add(new Subscriber(res, limits, leave));
+    follow();
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const path = pathOf(req);
+    if (path === RECORDS_PATH) return serveJson(res);
+    if (path === RECORD_EVENTS_PATH) return serveEvents(req, res);
+    next();
+  };
+
+  return Object.assign(handler, {
+    subscribers: (): RecordSubscriberState[] =>
+      [...subscribers].map((s) => ({ queuedBytes: s.queuedBytes, pendingSkipped: s.pendingSkipped, totalSkipped: s.totalSkipped })),
+    close: (): void => {
+      for (const s of [...subscribers]) s.end();
+    },
+  });
+}

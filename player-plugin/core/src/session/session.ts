@@ -1,0 +1,202 @@
+/**
+ * One playback session of Sammy, independent of any player: it owns the phase, this session's
+ * throughput estimates, the initial-phase history and the parameters, and makes one decision
+ * per media request. An adapter only translates: player events → `playback`, its ABR hook →
+ * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
+ * `rtp`), each finished download → `addSample`.
+ */
+import type { SammyParameters } from '../config.js';
+import { Emitter } from '../emitter.js';
+import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
+import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
+import { resolveParameters } from '../policy/parameters.js';
+import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
+import { chunkThroughputKbps } from '../policy/throughput.js';
+import type { MediaKind, Phase } from '../policy/types.js';
+import { SessionThroughput } from './throughput-estimator.js';
+import type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample } from './types.js';
+
+export interface SessionConfig {
+  /** Overrides of the defaults (config.ts); validated, SammyConfigError if they could spiral. */
+  parameters?: Partial<SammyParameters>;
+  /** Start with Sammy on. Default true. */
+  enabled?: boolean;
+  /** Where initial-phase throughput persists. Default: localStorage, or memory. */
+  history?: InitialThroughputStore;
+  /** Clock for event times, ms since the epoch. Default Date.now. */
+  now?: () => number;
+}
+
+/** What every adapter's controller offers (each adds its own, such as `detach`). */
+export interface SammyControl {
+  readonly enabled: boolean;
+  /** On: Sammy's bitrate choice and pace. Off: the player's own ABR, no `rtp`. Applies from the next request. */
+  setEnabled(on: boolean): void;
+  readonly parameters: Readonly<SammyParameters>;
+  /** Changes any tunable live; throws SammyConfigError and keeps the old set if invalid. */
+  update(changes: Partial<SammyParameters>): void;
+  readonly phase: Phase;
+  on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void;
+}
+
+export class SammySession implements SammyControl {
+  private params: Readonly<SammyParameters>;
+  private active: boolean;
+  private playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
+  private readonly throughput = new SessionThroughput();
+  private readonly history: InitialThroughputHistory;
+  private readonly events = new Emitter<SammyEvents>();
+  /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
+  private readonly choices: Partial<Record<MediaKind, BitrateChoice>> = {};
+  private readonly now: () => number;
+
+  constructor(config: SessionConfig = {}) {
+    this.params = resolveParameters(config.parameters);
+    this.active = config.enabled ?? true;
+    this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
+    this.now = config.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.active;
+  }
+
+  setEnabled(on: boolean): void {
+    this.active = on;
+  }
+
+  get parameters(): Readonly<SammyParameters> {
+    return this.params;
+  }
+
+  update(changes: Partial<SammyParameters>): void {
+    this.params = resolveParameters(changes, this.params);
+  }
+
+  get phase(): Phase {
+    return this.playbackState.phase;
+  }
+
+  on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
+  playback(event: PlaybackEvent): void {
+    if (event.type === 'load') {
+      this.throughput.reset();
+      for (const kind of Object.keys(this.choices) as MediaKind[]) delete this.choices[kind];
+    }
+    const before = this.playbackState.phase;
+    this.playbackState = nextPlaybackState(this.playbackState, event);
+    if (this.playbackState.phase !== before) this.events.emit('phase', this.playbackState.phase);
+  }
+
+  /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
+  throughputKbps(mediaType: MediaKind): number | undefined {
+    const window = this.params.throughputWindow;
+    return this.phase === 'initial' ? this.history.estimateKbps(window) : this.throughput.estimateKbps(mediaType, window);
+  }
+
+  /**
+   * The video bitrate a player should start from before any rule runs (dash.js's
+   * `abr.initialBitrate`): what Eq. 1 allows at an empty buffer from the history, else the
+   * player's own start.
+   */
+  startBitrateKbps(): number {
+    const estimate = this.history.estimateKbps(this.params.throughputWindow);
+    return estimate === undefined ? this.params.initialVideoBitrateKbps : Math.max(1, Math.floor(this.params.beta * estimate));
+  }
+
+  /** Sammy's bitrate for the next segment of a media type; undefined when off (the player's ABR decides). */
+  chooseBitrate(input: { mediaType: MediaKind; ladderKbps: readonly number[]; bufferLevelSeconds: number }): BitrateChoice | undefined {
+    if (!this.active) return undefined;
+    const choice = decideBitrate({
+      phase: this.phase,
+      mediaType: input.mediaType,
+      bitratesKbps: input.ladderKbps,
+      bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
+      sessionThroughputKbps: this.throughput.estimateKbps(input.mediaType, this.params.throughputWindow),
+      initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
+      parameters: this.params,
+    });
+    this.choices[input.mediaType] = choice;
+    return choice;
+  }
+
+  /**
+   * The decision for a media request leaving now: its pace (`rtp`), and the buffer and estimate
+   * behind its bitrate — those of the choice that picked it, or (a pick the player made itself,
+   * e.g. from `startBitrateKbps`) the ones a choice would use now. Emitted as 'decision'.
+   */
+  decide(request: SegmentRequest): SammyDecision {
+    const { mediaType, tracks } = request;
+    const own = Math.max(0, tracks[mediaType]?.bufferLevelSeconds ?? 0);
+    const present = Object.values(tracks).filter((t) => t.ladderTopKbps > 0);
+    // The pace is shared by audio and video (one connection on HTTP/2 and HTTP/3), so it follows
+    // the buffer that stalls first.
+    const paceBufferLevelSeconds = present.length > 0 ? Math.max(0, Math.min(...present.map((t) => t.bufferLevelSeconds))) : own;
+    const paceBaseKbps = present.reduce((sum, t) => sum + t.ladderTopKbps, 0);
+    const choice = this.choices[mediaType];
+    const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
+    const paceRateKbps = this.active
+      ? decidePace({ phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: request.maxBufferSeconds, paceBaseKbps, parameters: this.params })
+      : undefined;
+    const decision: SammyDecision = {
+      time: this.now(),
+      mediaType,
+      phase: this.phase,
+      enabled: this.active,
+      bitrateKbps: request.bitrateKbps,
+      bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
+      throughputKbps: fromChoice ? choice.throughputKbps : this.throughputKbps(mediaType),
+      topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
+      paceBaseKbps,
+      paceBufferLevelSeconds,
+      maxBufferSeconds: request.maxBufferSeconds,
+      paceRateKbps,
+      url: request.url,
+    };
+    this.events.emit('decision', decision);
+    return decision;
+  }
+
+  /**
+   * A finished download of a decided request. Every sample feeds this session's estimate of its
+   * media type; only unpaced initial-phase video samples feed the history (the first picks of
+   * later sessions must not be dragged down by paced ones). Emitted as 'sample'; undefined (and
+   * ignored) when it measured nothing.
+   */
+  addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
+    if (!(download.bytes > 0) || !Number.isFinite(download.bytes) || !(download.durationMs >= 0)) return undefined;
+    const durationMs = Math.max(1, download.durationMs);
+    const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
+    this.throughput.add(decision.mediaType, throughputKbps, this.params.sessionSampleLimit);
+    if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
+      this.history.add(throughputKbps, this.params.historyLimit);
+    }
+    const sample: SegmentSample = {
+      time: this.now(),
+      mediaType: decision.mediaType,
+      url: decision.url,
+      bytes: download.bytes,
+      durationMs,
+      throughputKbps,
+      phase: decision.phase,
+      paceRateKbps: decision.paceRateKbps,
+      bitrateKbps: decision.bitrateKbps,
+    };
+    this.events.emit('sample', sample);
+    return sample;
+  }
+
+  /** Removes every listener. */
+  destroy(): void {
+    this.events.clear();
+  }
+}
+
+export function createSession(config: SessionConfig = {}): SammySession {
+  return new SammySession(config);
+}
+

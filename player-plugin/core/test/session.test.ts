@@ -1,0 +1,126 @@
+/** The session core as an adapter drives it: one decision per request, from the inputs it used. */
+import { describe, expect, it } from 'vitest';
+import { createSession, DEFAULT_PARAMETERS, memoryStore, SammyConfigError, type SammyDecision, type SegmentRequest } from '../src/index.js';
+
+const LADDER = [300, 750, 1500, 3000, 6000];
+
+function request(overrides: Partial<SegmentRequest> = {}, buffer = 12): SegmentRequest {
+  return {
+    mediaType: 'video',
+    bitrateKbps: 3000,
+    url: '/media/seg-3.m4s',
+    tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer + 2 } },
+    maxBufferSeconds: 30,
+    ...overrides,
+  };
+}
+
+describe('SammySession', () => {
+  it('keeps every tunable with its default in one place', () => {
+    expect(DEFAULT_PARAMETERS).toEqual({
+      c0: 3.2,
+      c1: 2.8,
+      beta: 0.7,
+      lookaheadSeconds: 20,
+      overhead: 0.05,
+      throughputWindow: 5,
+      sessionSampleLimit: 20,
+      historyLimit: 20,
+      initialVideoBitrateKbps: 1000,
+    });
+    expect(() => createSession({ parameters: { throughputWindow: 0 } })).toThrow(SammyConfigError);
+    expect(() => createSession({ parameters: { initialVideoBitrateKbps: -1 } })).toThrow(/initialVideoBitrateKbps/);
+  });
+
+  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer', () => {
+    const s = createSession({ history: memoryStore() });
+    expect(s.decide(request())).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
+    s.playback({ type: 'playing' });
+    const d = s.decide(request());
+    // B = 12/30 (video, the lower buffer) → 2.8·0.4 + 3.2·0.6 = 3.04; × 6128 = 18 629 → 18 600.
+    expect(d).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, paceBufferLevelSeconds: 12, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, maxBufferSeconds: 30 });
+    // Audio requests carry the same pace: one pace per connection.
+    expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })).paceRateKbps).toBe(18_600);
+    // A muxed stream (video only) paces on the video top alone.
+    expect(s.decide(request({ tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: 30 } } })).paceRateKbps).toBe(16_800);
+  });
+
+  it('reports the buffer and estimate the bitrate choice used, not values read later', () => {
+    const s = createSession({ history: memoryStore([20_000]) });
+    const choice = s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 4 })!;
+    // β·x·(1 + B/D) = 0.7·20 000·1.2 = 16 800 → 6000.
+    expect(choice).toMatchObject({ bitrateKbps: 6000, throughputKbps: 20_000, bufferLevelSeconds: 4, phase: 'initial' });
+    const d = s.decide(request({ bitrateKbps: 6000 }, 9));
+    expect(d).toMatchObject({ bitrateKbps: 6000, bufferLevelSeconds: 4, throughputKbps: 20_000, paceBufferLevelSeconds: 9 });
+    // A bitrate the choice did not pick (the player's own): the estimate and buffer of now.
+    expect(s.decide(request({ bitrateKbps: 750 }, 9))).toMatchObject({ bufferLevelSeconds: 9, throughputKbps: 20_000 });
+  });
+
+  it('starts from the player’s own initial bitrate with no history, from β × history with one', () => {
+    const cold = createSession({ history: memoryStore() });
+    expect(cold.startBitrateKbps()).toBe(1000);
+    expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({ bitrateKbps: 750, throughputKbps: undefined });
+    // Audio has no such default: the lowest rung until measured (dash.js starts audio at 100 kbps).
+    expect(cold.chooseBitrate({ mediaType: 'audio', ladderKbps: [64, 128], bufferLevelSeconds: 0 })!.bitrateKbps).toBe(64);
+    const warm = createSession({ history: memoryStore([10_000]) });
+    expect(warm.startBitrateKbps()).toBe(7000);
+    expect(warm.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })!.bitrateKbps).toBe(6000);
+  });
+
+  it('learns per media type, and keeps only unpaced initial-phase video in the history', () => {
+    const store = memoryStore();
+    const s = createSession({ history: store });
+    const samples: number[] = [];
+    s.on('sample', (x) => samples.push(x.throughputKbps));
+    s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 }); // 20 Mbps, initial
+    s.addSample(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })), { bytes: 64_000, durationMs: 200 }); // audio
+    s.playback({ type: 'playing' });
+    const paced = s.decide(request());
+    expect(s.addSample(paced, { bytes: 1_000_000, durationMs: 800 })).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, throughputKbps: 10_000 });
+    expect(samples).toEqual([20_000, 2_560, 10_000]);
+    expect(s.throughputKbps('video')).toBeCloseTo(13_333, 0);
+    expect(s.throughputKbps('audio')).toBeCloseTo(2_560, 0);
+    expect(store.load()).toEqual([20_000]);
+    // Nothing measured: ignored.
+    expect(s.addSample(paced, { bytes: 0, durationMs: 10 })).toBeUndefined();
+    expect(samples).toHaveLength(3);
+  });
+
+  it('starts estimates afresh on a new source, keeping the history', () => {
+    const s = createSession({ history: memoryStore() });
+    s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 });
+    s.playback({ type: 'playing' });
+    expect(s.throughputKbps('video')).toBe(20_000);
+    s.playback({ type: 'load' });
+    expect(s.phase).toBe('initial');
+    expect(s.throughputKbps('video')).toBe(20_000); // initial phase: the history
+    s.playback({ type: 'playing' });
+    expect(s.throughputKbps('video')).toBeUndefined();
+  });
+
+  it('emits phase changes only, and one decision per request', () => {
+    const s = createSession({ history: memoryStore() });
+    const phases: string[] = [];
+    const decisions: SammyDecision[] = [];
+    s.on('phase', (p) => phases.push(p));
+    const off = s.on('decision', (d) => decisions.push(d));
+    for (const type of ['load', 'playing', 'playing', 'seeking', 'seeked', 'waiting', 'playing'] as const) s.playback({ type });
+    expect(phases).toEqual(['playing', 'initial', 'playing']);
+    s.decide(request());
+    off();
+    s.decide(request());
+    expect(decisions).toHaveLength(1);
+  });
+
+  it('off: no choice and no pace, decisions say so; update validates and keeps the old set', () => {
+    const s = createSession({ history: memoryStore(), enabled: false });
+    s.playback({ type: 'playing' });
+    expect(s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toBeUndefined();
+    expect(s.decide(request())).toMatchObject({ enabled: false, paceRateKbps: undefined });
+    s.setEnabled(true);
+    s.update({ c0: 4 });
+    expect(s.decide(request({}, 0)).paceRateKbps).toBe(24_500);
+    expect(() => s.update({ c1: 1 })).toThrow(SammyConfigError);
+    expect(s.parameters.c1).toBe(2.8);
+  });
+});

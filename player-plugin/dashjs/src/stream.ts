@@ -1,0 +1,41 @@
+/** What dash.js knows about the stream when a request leaves: ladder tops, buffer levels, the full-buffer level. */
+import type { MediaKind, TrackState } from 'sammy-pacing-core';
+import type { PlayerLike } from './player.js';
+
+function finiteOr(value: number, fallback: number): number {
+  return Number.isFinite(value) ? value : fallback;
+}
+
+export function bufferLevelSeconds(player: PlayerLike, type: MediaKind): number {
+  try {
+    return Math.max(0, finiteOr(player.getBufferLength(type), 0));
+  } catch {
+    return 0;
+  }
+}
+
+function topBitrateKbps(player: PlayerLike, type: MediaKind): number {
+  try {
+    const reps = player.getRepresentationsByType(type) ?? [];
+    return reps.reduce((max, r) => Math.max(max, r.bitrateInKbit ?? (r.bandwidth ?? 0) / 1000), 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The stream's media types (those with a ladder), and always the requesting one, for its buffer. */
+export function trackStates(player: PlayerLike, requesting: MediaKind): Partial<Record<MediaKind, TrackState>> {
+  const tracks: Partial<Record<MediaKind, TrackState>> = {};
+  for (const type of ['video', 'audio'] as const) {
+    const top = topBitrateKbps(player, type);
+    if (top > 0 || type === requesting) tracks[type] = { ladderTopKbps: top, bufferLevelSeconds: bufferLevelSeconds(player, type) };
+  }
+  return tracks;
+}
+
+/** The buffer level dash.js itself aims for at top quality (its long-form value for long content). */
+export function playerMaxBufferSeconds(player: PlayerLike): number {
+  const buffer = player.getSettings().streaming?.buffer ?? {};
+  const longForm = finiteOr(player.duration(), 0) > (buffer.longFormContentDurationThreshold ?? 600);
+  return (longForm ? buffer.bufferTimeAtTopQualityLongForm : buffer.bufferTimeAtTopQuality) ?? 30;
+}

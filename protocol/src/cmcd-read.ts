@@ -1,0 +1,78 @@
+/**
+ * Reading the requested pace (CMCD `rtp`, kbps) from a request, as a server must: bounded,
+ * never throwing, and telling apart "none" from "unusable" (for a debug log). Decoding goes
+ * through @svta/cml-cmcd; players never import this module, so its decoder stays out of their
+ * bundles.
+ */
+import { CMCD_PARAM, fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
+import type { CmcdMode } from './cmcd-write.js';
+import { splitUrl } from './cmcd-url.js';
+
+/**
+ * Longest CMCD payload decoded, bytes. Real payloads are well under 1 KB; anything longer is
+ * ignored unparsed so a client cannot make the server spend time on it.
+ */
+export const MAX_CMCD_PAYLOAD_BYTES = 4096;
+
+/** Request headers as Node (`IncomingHttpHeaders`), fetch or Playwright hand them over; names in any case. */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** What a request asked for: an rtp, nothing, or something unusable (with the reason). */
+export type RtpReading =
+  | { kind: 'rtp'; rtpKbps: number; source: CmcdMode }
+  | { kind: 'none' }
+  | { kind: 'invalid'; source: CmcdMode; reason: string };
+
+/** A usable rtp is a finite, positive number (CTA-5004: integer kbps; fractions are tolerated). */
+function rtpFrom(value: unknown, source: CmcdMode): RtpReading {
+  if (value === undefined) return { kind: 'none' };
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    return { kind: 'invalid', source, reason: `rtp ${JSON.stringify(value)} is not a positive number` };
+  }
+  return { kind: 'rtp', rtpKbps: value, source };
+}
+
+function readQuery(url: string): RtpReading {
+  const { params } = splitUrl(url);
+  if (params.length === 0) return { kind: 'none' };
+  const query = new URLSearchParams(params.join('&'));
+  const payloads = query.getAll(CMCD_PARAM);
+  if (payloads.length === 0) return { kind: 'none' };
+  if (payloads.length > 1) return { kind: 'invalid', source: 'query', reason: `${payloads.length} CMCD query parameters` };
+  if (payloads[0]!.length > MAX_CMCD_PAYLOAD_BYTES) {
+    return { kind: 'invalid', source: 'query', reason: `CMCD payload of ${payloads[0]!.length} bytes` };
+  }
+  try {
+    return rtpFrom(fromCmcdQuery(query).rtp, 'query');
+  } catch (err) {
+    return { kind: 'invalid', source: 'query', reason: (err as Error).message };
+  }
+}
+
+function readHeaders(headers: HeaderRecord): RtpReading {
+  const cmcd: Record<string, string> = {};
+  let size = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (!key.startsWith('cmcd-') || value === undefined) continue;
+    const text = typeof value === 'string' ? value : value.join(',');
+    cmcd[key] = cmcd[key] === undefined ? text : `${cmcd[key]},${text}`;
+    size += text.length;
+  }
+  if (size === 0) return { kind: 'none' };
+  if (size > MAX_CMCD_PAYLOAD_BYTES) return { kind: 'invalid', source: 'header', reason: `CMCD headers of ${size} bytes` };
+  try {
+    return rtpFrom(fromCmcdHeaders(cmcd).rtp, 'header');
+  } catch (err) {
+    return { kind: 'invalid', source: 'header', reason: (err as Error).message };
+  }
+}
+
+/**
+ * The rtp a request carries: the CMCD query parameter first (the player chose it explicitly for
+ * this URL), then the `CMCD-*` headers (`rtp` travels in `CMCD-Status`). Never throws.
+ */
+export function readRtp(request: { url?: string; headers?: HeaderRecord }): RtpReading {
+  const fromQuery = readQuery(request.url ?? '');
+  return fromQuery.kind === 'none' ? readHeaders(request.headers ?? {}) : fromQuery;
+}

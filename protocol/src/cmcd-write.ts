@@ -1,0 +1,117 @@
+/**
+ * Putting a pace rate into the CMCD payload a player already wrote, as `rtp`, so that one
+ * payload carries every key: one `CMCD` query parameter in query mode, one set of `CMCD-*`
+ * headers in header mode (`rtp` in `CMCD-Status`).
+ *
+ * The player has encoded its payload already; this only replaces one member of that
+ * structured-field dictionary, so it splices members as text and leaves every other member
+ * byte for byte as the player wrote it (the payload version included). Names and the
+ * key-to-header map come from @svta/cml-cmcd; its encoder and decoder (≈ 4 KB gzip, most of a
+ * player plugin's weight) stay out of the players' bundles. Tests check the result with
+ * cml-cmcd's own decoder and validator.
+ */
+import { CMCD_HEADER_FIELDS, CMCD_HEADER_MAP, CMCD_PARAM, type CmcdHeaderField } from '@svta/cml-cmcd';
+import { isCmcdParam, joinUrl, splitUrl } from './cmcd-url.js';
+
+/** How CMCD travels: the `CMCD` query parameter, or `CMCD-*` headers. */
+export type CmcdMode = 'query' | 'header';
+
+export function isCmcdMode(mode: unknown): mode is CmcdMode {
+  return mode === 'query' || mode === 'header';
+}
+
+/** What carries CMCD on a request. */
+export interface CmcdCarrier {
+  url: string;
+  headers: Record<string, string>;
+}
+
+const HEADER_BY_LOWER_NAME = new Map<string, CmcdHeaderField>(CMCD_HEADER_FIELDS.map((h) => [h.toLowerCase(), h]));
+/** cml-cmcd sends keys it has no header for (custom keys) in CMCD-Request; so does this. */
+const DEFAULT_HEADER: CmcdHeaderField = 'CMCD-Request';
+
+/** The members of a structured-field dictionary: split at commas outside strings and inner lists. */
+function membersOf(payload: string): string[] {
+  const members: string[] = [];
+  let start = 0;
+  let quoted = false;
+  let depth = 0;
+  const push = (end: number) => {
+    const member = payload.slice(start, end).trim();
+    if (member !== '') members.push(member);
+  };
+  for (let i = 0; i < payload.length; i++) {
+    const c = payload[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  push(payload.length);
+  return members;
+}
+
+function keyOf(member: string): string {
+  return /^[^=;]*/.exec(member)![0];
+}
+
+function decodeQueryPayload(param: string | undefined): string {
+  if (param === undefined) return '';
+  try {
+    return decodeURIComponent(param.slice(CMCD_PARAM.length + 1));
+  } catch {
+    return ''; // Not percent-encoding: nothing a server could read either.
+  }
+}
+
+/**
+ * The request with `rtp` set (or removed, for undefined) in its CMCD payload, carried in `mode`.
+ * Other query parameters, other headers and other CMCD keys stay as they were; a request with
+ * nothing to change is returned as it came. `rtpKbps` must be a positive integer (CTA-5004).
+ */
+export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode: CmcdMode): CmcdCarrier {
+  if (rtpKbps !== undefined && !(Number.isSafeInteger(rtpKbps) && rtpKbps > 0)) {
+    throw new RangeError(`CMCD rtp must be a positive integer of kbps, got ${rtpKbps}`);
+  }
+  if (!isCmcdMode(mode)) throw new TypeError(`CMCD mode must be 'query' or 'header', got ${String(mode)}`);
+  const url = splitUrl(request.url);
+  const queryAt = url.params.findIndex(isCmcdParam);
+  // Members by key, headers first, then the query (which wins, as a server reads it first).
+  const byKey = new Map<string, string>();
+  const otherHeaders: Record<string, string> = {};
+  let hasHeaders = false;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!HEADER_BY_LOWER_NAME.has(name.toLowerCase())) otherHeaders[name] = value;
+    else {
+      hasHeaders = true;
+      for (const m of membersOf(value)) byKey.set(keyOf(m), m);
+    }
+  }
+  for (const m of membersOf(decodeQueryPayload(url.params[queryAt]))) byKey.set(keyOf(m), m);
+
+  const wanted = rtpKbps === undefined ? undefined : `rtp=${rtpKbps}`;
+  const inPlace = mode === 'query' ? !hasHeaders : queryAt < 0;
+  if (inPlace && byKey.get('rtp') === wanted) return request;
+  if (wanted === undefined) byKey.delete('rtp');
+  else byKey.set('rtp', wanted);
+  // CTA-5004 orders keys alphabetically (players already do; a spliced rtp keeps the order).
+  const keys = [...byKey.keys()].sort();
+
+  if (mode === 'query') {
+    const encoded = keys.length > 0 ? [`${CMCD_PARAM}=${encodeURIComponent(keys.map((k) => byKey.get(k)).join(','))}`] : [];
+    const params = queryAt >= 0 ? [...url.params.slice(0, queryAt), ...encoded, ...url.params.slice(queryAt + 1)] : [...url.params, ...encoded];
+    return { url: joinUrl({ ...url, params }), headers: otherHeaders };
+  }
+  for (const k of keys) {
+    const header = (CMCD_HEADER_MAP as Record<string, CmcdHeaderField | undefined>)[k] ?? DEFAULT_HEADER;
+    const member = byKey.get(k)!;
+    otherHeaders[header] = otherHeaders[header] === undefined ? member : `${otherHeaders[header]},${member}`;
+  }
+  return { url: joinUrl({ ...url, params: url.params.filter((p) => !isCmcdParam(p)) }), headers: otherHeaders };
+}
