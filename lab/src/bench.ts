@@ -4,8 +4,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findVarnish } from '@sammy/varnish';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { manifestFile } from './media.js';
 import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
@@ -75,6 +76,8 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (!existsSync(join(PAGE_DIR, 'index.html'))) throw new Error(`lab page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
   const mpdFile = manifestFile(config.mediaDir, config.manifestPath);
   if (!existsSync(mpdFile)) throw new Error(`manifest ${mpdFile} not found`);
+  // Before any namespace exists: a missing varnishd or tcp vmod fails here, with the install command.
+  if (config.edge === 'varnish') findVarnish();
   const topKbps = topVideoKbps(mpdFile);
   const capKbps = 4 * topKbps;
 
@@ -115,6 +118,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     capKbps,
     cc: config.cc,
     ccPinnedBy: '',
+    edge: EDGE_LABELS[config.edge],
     kernel: release(),
     chromium: '',
     startedAt: new Date().toISOString(),
@@ -129,13 +133,16 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     env.addedRttMs = topology.rttMs;
     topologyDelay = topology.delayLine;
     const nsDefault = await pinNamespaceCongestionControl(topology.server, config.cc);
-    env.ccPinnedBy = nsDefault
-      ? 'server namespace default (sysctl) and per socket (origin middleware)'
-      : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
+    env.ccPinnedBy =
+      config.edge === 'varnish'
+        ? `per client socket by Varnish (sammy.vcl's tcp.congestion_algorithm, asked for by every client with the Sammy-Congestion-Control header)${nsDefault ? ' and the server namespace default (sysctl)' : ''}; the origin behind it pins its own (backend hop)`
+        : nsDefault
+          ? 'server namespace default (sysctl) and per socket (origin middleware)'
+          : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
     env.baseRttMs = await measureBaseRtt(topology);
     progress.log(
       `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
-        `server cc ${config.cc}; top video ${topKbps} kbps`,
+        `server cc ${config.cc}; top video ${topKbps} kbps; edge ${config.edge}`,
     );
     browser = await launchInNamespace(topology.client);
     env.chromium = `Chromium ${browser.browser.version()}`;

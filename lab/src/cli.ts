@@ -16,6 +16,8 @@ import {
   DEFAULT_BUFFER_SECONDS,
   DEFAULT_DURATION_SECONDS,
   DEFAULT_RUNS,
+  EDGES,
+  isEdge,
   PAPER_NEIGHBOURS,
   PAPER_RTT_MS,
   QUEUE_BDP_MULTIPLE,
@@ -33,6 +35,8 @@ usage: npm run bench:lab -- [flags]
   --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
   --arms LIST        comma-separated: ${ARMS.join(', ')} (default all)
   --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
+  --edge NAME        what the players connect to: ${EDGES.join(', ')} (default none: the lab's Express origin;
+                     varnish: varnishd with origin/varnish/sammy.vcl in front of it, in the server namespace)
   --cc NAME          server congestion control: ${CONGESTION_CONTROLS.join(', ')} (default cubic)
   --neighbour-cc N   bulk TCP neighbour's congestion control (default reno, as in the paper)
   --seed N           seed for run order and the HTTP object's bytes (default 1)
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
       duration: { type: 'string' },
       arms: { type: 'string' },
       neighbours: { type: 'string' },
+      edge: { type: 'string' },
       cc: { type: 'string' },
       'neighbour-cc': { type: 'string' },
       seed: { type: 'string' },
@@ -99,10 +104,13 @@ async function main(): Promise<void> {
   if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
+  const edge = values.edge ?? 'none';
+  if (!isEdge(edge)) throw new Error(`--edge must be one of ${EDGES.join(', ')}, got ${edge}`);
   const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
   const config: BenchConfig = {
     arms: list(values.arms, ARMS, ARMS, isArm, 'arm'),
     neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
+    edge,
     runs: Math.round(positive(values.runs, DEFAULT_RUNS, 'runs')),
     durationSeconds: positive(values.duration, DEFAULT_DURATION_SECONDS, 'duration'),
     cc,

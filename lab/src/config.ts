@@ -26,6 +26,18 @@ export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
   none: 'no neighbour',
 };
 
+/**
+ * What serves the media: `none`, the lab's Express origin directly (its sammyPacing middleware paces);
+ * `varnish`, varnishd with origin/varnish's sammy.vcl in front of that origin, in the server namespace.
+ */
+export const EDGES = ['none', 'varnish'] as const;
+export type Edge = (typeof EDGES)[number];
+
+export const EDGE_LABELS: Record<Edge, string> = {
+  none: 'direct origin (Express, sammy-pacing-express)',
+  varnish: 'Varnish (origin/varnish sammy.vcl, tcp vmod) in front of the Express origin',
+};
+
 /** Bottleneck of the paper's lab: 40 Mbps, queue 4 × BDP at a 5 ms RTT. */
 export const BOTTLENECK_MBPS = 40;
 export const PAPER_RTT_MS = 5;
@@ -58,6 +70,8 @@ export const PAPER_NEIGHBOURS = {
 export interface BenchConfig {
   arms: Arm[];
   neighbours: Neighbour[];
+  /** What the players and neighbours connect to (default `none`: the origin itself). */
+  edge: Edge;
   runs: number;
   /** Length of each video session from the play request, seconds. */
   durationSeconds: number;
@@ -95,6 +109,9 @@ export interface BenchConfig {
 
 export function isArm(v: string): v is Arm {
   return (ARMS as readonly string[]).includes(v);
+}
+export function isEdge(v: string): v is Edge {
+  return (EDGES as readonly string[]).includes(v);
 }
 export function isNeighbour(v: string): v is Neighbour {
   return (NEIGHBOURS as readonly string[]).includes(v);

@@ -5,7 +5,7 @@ import { pathOf, type DeliveryRecord, type PacingReport } from 'sammy-pacing-pro
 import type { PageState } from './page-state.js';
 
 export type { PageState } from './page-state.js';
-import type { Arm, Neighbour } from './config.js';
+import type { Arm, Edge, Neighbour } from './config.js';
 import { closeStalls, totalStallTime } from 'sammy-pacing-protocol/measure';
 import { mean, quantile } from './stats.js';
 import type { QueueSample } from './topology.js';
@@ -35,6 +35,8 @@ export interface RawRun {
   /** 1-based run number within this arm × neighbour. */
   index: number;
   cc: string;
+  /** What served the media: the origin itself (`none`) or an edge in front of it. */
+  edge: Edge;
   /** ms since the epoch when the session ended (collection time). */
   endedAt: number;
   page: PageState;
@@ -46,6 +48,7 @@ export interface RawRun {
   udpSent?: number;
   tcp?: TcpNeighbourResult;
   http?: HttpFetch[];
+  /** The origin's delivery records. Behind an edge they describe the edge's unpaced backend fetches, not the client's connection. */
   records: DeliveryRecord[];
   errors: string[];
 }
@@ -73,8 +76,9 @@ export interface RunMetrics {
   /** Σ bytes / Σ download time over video media segments = the time-weighted mean of chunk throughputs. */
   chunkThroughputMbps?: number;
   videoChunks: number;
-  /** Median of the server's smoothed RTT after each video segment (TCP_INFO). */
+  /** Median of the server's smoothed RTT of the video segments (TCP_INFO; where from: videoRttSource). */
   videoRttMs?: number;
+  videoRttSource?: VideoRttSource;
   videoMinRttMs?: number;
   /** Median pace the server applied to video segments, kbps (0 = unpaced). */
   medianPaceKbps?: number;
@@ -125,17 +129,30 @@ export function chunkThroughputMbps(p: PageState): number | undefined {
   return ms > 0 ? (bytes * 8) / (ms * 1000) : undefined;
 }
 
-/** The video flow's own RTT: TCP_INFO after each video segment's last byte (origin records), else Server-Timing. */
-export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number } {
+/**
+ * Where a run's video RTT comes from: `records`, the origin's TCP_INFO after each video segment's last
+ * byte (its delivery records); `server-timing`, the `sammy-rtt` the server wrote into each video
+ * response's headers, i.e. the smoothed RTT as the response started (Varnish: whole ms).
+ */
+export type VideoRttSource = 'records' | 'server-timing';
+
+/**
+ * The video flow's own RTT. Direct from the origin: its records, else its Server-Timing. Behind an
+ * edge the origin's records describe the edge's backend hop (loopback), so only the edge's
+ * Server-Timing describes the client's connection.
+ */
+export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number; source?: VideoRttSource } {
   const videoPaths = videoChunks(run.page).map((c) => pathOf(c.url));
   const from = run.page.playRequestedAt;
   const isVideo = (path: string): boolean => videoPaths.includes(path);
-  const recs = run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path));
+  const recs = (run.edge ?? 'none') === 'none' ? run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path)) : [];
   const fromRecords = quantile(recs.map((r) => r.rttMs as number), 0.5);
   const st = videoChunks(run.page).map((c) => c.server);
+  const fromServerTiming = quantile(st.map((s) => s.rttMs ?? NaN), 0.5);
   return {
-    rttMs: fromRecords ?? quantile(st.map((s) => s.rttMs ?? NaN), 0.5),
+    rttMs: fromRecords ?? fromServerTiming,
     minRttMs: quantile(st.map((s) => s.minRttMs ?? NaN), 0),
+    source: fromRecords !== undefined ? 'records' : fromServerTiming !== undefined ? 'server-timing' : undefined,
   };
 }
 
@@ -227,6 +244,7 @@ export function runMetrics(run: RawRun): RunMetrics {
     chunkThroughputMbps: chunkThroughputMbps(p),
     videoChunks: videoChunks(p).length,
     videoRttMs: rtt.rttMs,
+    videoRttSource: rtt.source,
     videoMinRttMs: rtt.minRttMs,
     medianPaceKbps: quantile(paces, 0.5),
     queueDelayP50Ms: quantile(delays, 0.5),

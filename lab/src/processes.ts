@@ -43,8 +43,12 @@ export interface Child {
 const OUTPUT_LIMIT = 8 * 1024 * 1024;
 
 /** Starts a long-lived child in its own process group so it can be stopped with everything it spawned. */
-export function start(cmd: string, args: string[], opts: { cwd?: string; onLine?: (line: string) => void } = {}): Child {
-  const proc = spawn(cmd, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function start(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void } = {},
+): Child {
+  const proc = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.add(proc);
   let out = '';
   let err = '';

@@ -20,6 +20,8 @@ export interface BenchEnvironment {
   capKbps: number;
   cc: string;
   ccPinnedBy: string;
+  /** What the players connect to (EDGE_LABELS); absent in results from before edges existed. */
+  edge?: string;
   kernel: string;
   chromium: string;
   startedAt: string;
@@ -155,7 +157,8 @@ export function renderMarkdown(input: {
   const summaries = summarise(metrics, config.arms, ['all', ...neighbours]);
   const L: string[] = [];
   const bdp = (env.rateMbps * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
-  L.push(`# Lab bench: Sammy and its neighbours (${env.startedAt})`, '');
+  L.push(`# Lab bench: Sammy and its neighbours, served by ${config.edge === 'none' ? 'the origin directly' : config.edge} (${env.startedAt})`, '');
+  L.push(`Edge: ${env.edge ?? 'direct origin'}. ${edgeSources(config, metrics)}`, '');
   L.push(
     `Bottleneck ${env.rateMbps} Mbit/s (tbf, burst ${env.burstBytes} B) with a drop-tail queue of ${env.queueBytes} B ` +
       `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × ${PAPER_RTT_MS} ms = ${bdp} B), on the router's egress toward the client. ` +
@@ -226,17 +229,33 @@ export function renderMarkdown(input: {
   return L.join('\n');
 }
 
+/** Which figures the client measured and which a server reported, for this bench's edge. */
+function edgeSources(config: BenchConfig, metrics: RunMetrics[]): string {
+  const server = config.edge === 'none' ? 'the origin' : config.edge === 'varnish' ? 'Varnish' : config.edge;
+  const sources = [...new Set(metrics.map((m) => m.videoRttSource).filter((s) => s !== undefined))];
+  const rtt = sources.length === 0
+    ? 'no run reported one'
+    : sources
+        .map((s) => (s === 'records' ? "the origin's delivery records (TCP_INFO after each video segment's last byte)" : `${server}'s Server-Timing \`sammy-rtt\` (smoothed RTT as each video response started${config.edge === 'varnish' ? ', whole ms' : ''})`))
+        .join(' or ');
+  return (
+    `Chunk throughput, bitrate, startup and rebuffers are what the browser measured (Resource Timing, player and video events); ` +
+    `the pace is ${server}'s Server-Timing \`sammy-pace\`; the video RTT is from ${rtt}; queue delay from tc, neighbour figures from the neighbours themselves.` +
+    (config.edge === 'none' ? '' : ` The origin's delivery records (in runs/*.json) describe ${server}'s unpaced backend fetches over the server namespace's loopback, so no figure uses them.`)
+  );
+}
+
 export function metricsCsv(metrics: RunMetrics[]): string {
   const head = [
     'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
-    'video_rtt_ms', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
+    'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
     'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
     [
       m.arm, m.neighbour, m.index, m.startupDelayMs, m.rebufferCount, m.rebufferSeconds, m.meanBitrateKbps, m.chunkThroughputMbps, m.videoChunks,
-      m.videoRttMs, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
+      m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
       m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );

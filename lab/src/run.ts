@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
-import { RECORDS_PATH } from 'sammy-pacing-protocol';
+import { CONGESTION_CONTROL_HEADER, RECORDS_PATH } from 'sammy-pacing-protocol';
 import type { Arm, BenchConfig, Neighbour } from './config.js';
 import type { PageState, RawRun, TcpNeighbourResult, HttpFetch } from './measurements.js';
 import { queueDelayMs, startupDelayMs } from './measurements.js';
@@ -17,6 +17,8 @@ import { nodeScript, PAGE_DIR, LAB_DIR } from './scripts.js';
 import { CLIENT_IP, SERVER_IP, type Topology } from './topology.js';
 
 export const SERVER_PORT = 8080;
+/** With an edge, the lab server listens here on the server namespace's loopback, behind the edge. */
+const BACKEND_PORT = 8081;
 const UDP_PORT = 9000;
 const IPERF_PORT = 5201;
 /** Quiet time between the page's load and the play request. */
@@ -40,12 +42,43 @@ function pageUrl(arm: Arm, role: string, ctx: RunContext): string {
   return `http://${SERVER_IP}:${SERVER_PORT}/lab/index.html?${q}`;
 }
 
-export async function startLabServer(ctx: RunContext): Promise<Child> {
+/** The servers of one run: the lab server, and the edge in front of it when there is one. */
+interface Servers {
+  children: Child[];
+  /** The edge's varnishd (management process), to check it is gone after the run. */
+  varnishdPid?: number;
+}
+
+/**
+ * The lab server on SERVER_IP:SERVER_PORT, or with `--edge varnish` on the server namespace's loopback
+ * behind varnishd, which then owns SERVER_IP:SERVER_PORT. Every request (page, media, records, the HTTP
+ * neighbour's object) goes through the edge.
+ */
+export async function startServers(ctx: RunContext): Promise<Servers> {
+  const edge = ctx.config.edge !== 'none';
+  const origin = await startLabServer(ctx, edge ? '127.0.0.1' : SERVER_IP, edge ? BACKEND_PORT : SERVER_PORT);
+  if (ctx.config.edge !== 'varnish') return { children: [origin] };
+  const [node, ...script] = nodeScript('edge-varnish');
+  // TMPDIR: varnishd's -n work dir lands in the bench's tmpdir, which teardown removes whatever happens.
+  const varnish = start(
+    ...inNs(ctx.topology.server, node as string, [...script, '--host', SERVER_IP, '--port', String(SERVER_PORT), '--backend-port', String(BACKEND_PORT)]),
+    { cwd: LAB_DIR, env: { ...process.env, TMPDIR: ctx.tmpDir } },
+  );
+  try {
+    const line = await waitForLine(varnish, (l) => l.includes('"ready"'), 30_000, 'varnishd edge');
+    return { children: [origin, varnish], varnishdPid: (JSON.parse(line) as { varnishd: number }).varnishd };
+  } catch (err) {
+    await Promise.all([varnish.stop(2000), origin.stop(2000)]);
+    throw err;
+  }
+}
+
+async function startLabServer(ctx: RunContext, host: string, port: number): Promise<Child> {
   const [node, ...script] = nodeScript('lab-server');
   const args = [
     ...script,
-    '--host', SERVER_IP,
-    '--port', String(SERVER_PORT),
+    '--host', host,
+    '--port', String(port),
     '--media', ctx.config.mediaDir,
     '--page', PAGE_DIR,
     '--cc', ctx.config.cc,
@@ -105,8 +138,8 @@ async function liveStatus(page: Page): Promise<LiveStatus> {
  * A fresh browser context with the lab page, loaded and settled, then played: the play request is
  * what the startup delay counts from (the page's `__labPlay`).
  */
-async function openSession(browser: Browser, url: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ serviceWorkers: 'block' });
+async function openSession(browser: Browser, url: string, headers: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ serviceWorkers: 'block', extraHTTPHeaders: headers });
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load', timeout: 20_000 });
   await page.waitForFunction(() => typeof (window as unknown as { __labPlay?: unknown }).__labPlay === 'function', null, { timeout: 10_000 });
@@ -139,6 +172,11 @@ function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undef
 /** Runs one arm × neighbour session and returns everything it measured. */
 export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, index: number): Promise<RawRun> {
   const { topology: t, config } = ctx;
+  // The lab server pins the congestion control of its sockets itself; Varnish only on request (sammy.vcl
+  // honours Sammy-Congestion-Control), and the namespace default cannot be cubic outside the initial
+  // namespace. So through the edge every client asks for the bench's algorithm, sent by the browser
+  // context (not the page: every arm's player stays as it is).
+  const ccHeaders: Record<string, string> = config.edge === 'none' ? {} : { [CONGESTION_CONTROL_HEADER]: config.cc };
   const errors: string[] = [];
   const children: Child[] = [];
   const contexts: BrowserContext[] = [];
@@ -152,8 +190,11 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   let iperfStartedAt = 0;
   let httpFetcher: Child | undefined;
   let neighbourPage: Page | undefined;
+  let varnishdPid: number | undefined;
   try {
-    children.push(await startLabServer(ctx));
+    const servers = await startServers(ctx);
+    children.push(...servers.children);
+    varnishdPid = servers.varnishdPid;
     const sessionMs = config.durationSeconds * 1000;
 
     if (neighbour === 'udp') {
@@ -177,7 +218,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     }
 
     monitor.start();
-    const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx));
+    const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx), ccHeaders);
     contexts.push(main.context);
     const t0 = Date.now();
     const endAt = t0 + sessionMs;
@@ -199,6 +240,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
             httpFetcher = start(...inNs(t.client, node as string, [
               ...script, '--url', `http://${SERVER_IP}:${SERVER_PORT}/lab/blob/${config.httpBytes}`,
               '--until', String(endAt), '--gap-ms', String(config.httpGapMs), '--max', '1000', '--out', httpFile,
+              ...Object.entries(ccHeaders).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
             ]));
             children.push(httpFetcher);
           }
@@ -217,7 +259,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
         } else errors.push('session too short for the TCP neighbour');
       }
       if (startedAt !== undefined && neighbour === 'video' && !neighbourPage && now >= startedAt + config.videoNeighbourDelaySeconds * 1000) {
-        const second = await openSession(ctx.browser, pageUrl('unpaced', 'neighbour', ctx));
+        const second = await openSession(ctx.browser, pageUrl('unpaced', 'neighbour', ctx), ccHeaders);
         contexts.push(second.context);
         neighbourPage = second.page;
       }
@@ -279,14 +321,29 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       http = JSON.parse(readFileSync(httpFile, 'utf8')) as HttpFetch[];
     }
     return {
-      arm, neighbour, index, cc: config.cc, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
+      arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
       udp, udpSent, tcp, http, records, errors,
     };
   } finally {
     monitor.stop();
     for (const c of contexts) await c.close().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop(2000)));
+    // Stopping the edge's process group stops varnishd; make sure, by its pid, before the next run binds the port.
+    if (varnishdPid !== undefined) killIfAlive(varnishdPid);
     for (const f of [udpFile, httpFile]) rmSync(f, { force: true });
+  }
+}
+
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return;
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* exited meanwhile */
   }
 }
 

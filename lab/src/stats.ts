@@ -26,16 +26,7 @@ export function percentChange(base: number | undefined, value: number | undefine
 }
 
 /** Seeded PRNG (mulberry32): the same seed gives the same run order and blob bytes. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as rng } from 'sammy-pacing-protocol/measure';
 
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const a = items.slice();

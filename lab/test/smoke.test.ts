@@ -24,6 +24,7 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
     const config: BenchConfig = {
       arms: ['unpaced', 'sammy'],
       neighbours: ['udp'],
+      edge: 'none',
       runs: 1,
       durationSeconds: 24,
       cc: 'cubic',

@@ -15,6 +15,7 @@ import { startVarnish } from '../../varnish/src/varnishd.js';
 import { cmcdQuery, startMediaOrigin } from '../../varnish/test/edge-fixture.js';
 import { get, warmMssAgent, type MssAgent } from '../../varnish/test/edge-client.js';
 import { startNginx } from '../src/nginx.js';
+import { burstsOf } from 'sammy-pacing-protocol/measure';
 
 const { values } = parseArgs({ options: { kbps: { type: 'string', default: '8000' }, seconds: { type: 'string', default: '4' } } });
 const KBPS = Number(values.kbps);
@@ -54,18 +55,7 @@ function summarize(name: string, reads: Array<[number, number]>): void {
   const b10 = bins(10);
   const first100 = reads.filter(([t]) => t < 100).reduce((s, [, n]) => s + n, 0);
   // A burst: reads less than 1 ms apart, summed.
-  const bursts: number[] = [];
-  let current = 0;
-  let last = -Infinity;
-  for (const [t, n] of reads) {
-    if (t - last < 1) current += n;
-    else {
-      if (current) bursts.push(current);
-      current = n;
-    }
-    last = t;
-  }
-  bursts.push(current);
+  const bursts = burstsOf(reads);
   console.log(`${name}`);
   console.log(`  ${(total / 1e6).toFixed(2)} MB in ${(end / 1000).toFixed(2)} s = ${((total * 8) / end / 1000).toFixed(2)} Mbps (asked ${KBPS / 1000})`);
   console.log(`  first 100 ms: ${(first100 / 1000).toFixed(0)} KB (${(first100 / (perMs * 100)).toFixed(1)}× the rate's 100 ms)`);

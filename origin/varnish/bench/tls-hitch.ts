@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { startVarnish } from '../src/varnishd.js';
 import { cmcdQuery, socketPacing, startMediaOrigin } from '../test/edge-fixture.js';
+import { burstsOf } from 'sammy-pacing-protocol/measure';
 
 const { values } = parseArgs({ options: { kbps: { type: 'string', default: '8000' }, seconds: { type: 'string', default: '3' } } });
 const KBPS = Number(values.kbps);
@@ -57,18 +58,7 @@ function fetchSample(url: string, agent: HttpAgent | HttpsAgent): Promise<Sample
 function describe(name: string, { reads }: Sample): void {
   const total = reads.reduce((s, [, n]) => s + n, 0);
   const end = reads.at(-1)![0];
-  const bursts: number[] = [];
-  let current = 0;
-  let last = -Infinity;
-  for (const [t, n] of reads) {
-    if (t - last < 1) current += n;
-    else {
-      if (current) bursts.push(current);
-      current = n;
-    }
-    last = t;
-  }
-  bursts.push(current);
+  const bursts = burstsOf(reads);
   bursts.sort((a, b) => a - b);
   const p = (q: number) => (bursts[Math.min(bursts.length - 1, Math.floor(q * bursts.length))]! / 1000).toFixed(1);
   console.log(

@@ -6,3 +6,4 @@
 export * from './statistics.js';
 export * from './stall-log.js';
 export * from './resource-timing.js';
+export * from './arrival.js';
