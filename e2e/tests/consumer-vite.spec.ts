@@ -89,6 +89,8 @@ test('the built app plays in Chromium; rtp on the wire = the printed pace = the 
     let paced = 0;
     for (const [i, request] of segments.entries()) {
       const [, phase, , pace] = decisions[i]!;
+      // The newest segments may still be downloading (a paced one takes seconds): wait for their responses.
+      await expect.poll(() => reports.has(request.url), { message: `a response for ${request.path}`, timeout: 30_000 }).toBe(true);
       const report = await reports.get(request.url);
       expect(report, `a response for ${request.path}`).toBeDefined();
       if (phase === 'initial') {
