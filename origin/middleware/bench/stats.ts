@@ -1,4 +1,5 @@
 /** Small statistics and formatting helpers for the benchmark's printed figures. */
+import { quantile } from 'sammy-pacing-protocol/measure';
 
 export function median(xs: readonly number[]): number {
   return percentile(xs, 50);
@@ -6,12 +7,7 @@ export function median(xs: readonly number[]): number {
 
 /** Percentile by linear interpolation between closest ranks (p in [0, 100]); NaN for no samples. */
 export function percentile(xs: readonly number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p / 100) * (s.length - 1);
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
+  return quantile(xs, p / 100) ?? NaN;
 }
 
 /** 0.034 → " 3.4%" (signed when asked). */

@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './delivery-records.js';
+import { pathOf } from './rtp.js';
 import { setSendBuffer, socketFd } from './socket-options.js';
 
 export const DEFAULT_MAX_RECORD_SUBSCRIBERS = 16;
@@ -63,11 +64,9 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-function pathOf(req: IncomingMessage): string {
+function requestPath(req: IncomingMessage): string {
   // Express rewrites req.url under a mount path; originalUrl is what the client asked for.
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
+  return pathOf((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
 }
 
 class Subscriber implements RecordSubscriberState {
@@ -200,7 +199,7 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
 
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const path = pathOf(req);
+    const path = requestPath(req);
     if (path === RECORDS_PATH) return serveJson(res);
     if (path === RECORD_EVENTS_PATH) return serveEvents(req, res);
     next();

@@ -10,6 +10,7 @@ import { memoryStore } from '../../src/initial-history.js';
 import { harmonicMeanKbps, type Phase, type PlaybackEvent } from '../../src/policy/index.js';
 import type { SammyParameters } from '../../src/config.js';
 import type { SammyDecision } from '../../src/session/types.js';
+import { median as medianOf } from 'sammy-pacing-protocol/measure';
 
 export interface SimulationConfig {
   linkKbps: number;
@@ -174,8 +175,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   return { segments, stalls, stallSeconds, startupSeconds };
 }
 
+/** Median, NaN for no values (so an assertion on it fails rather than passes). */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return medianOf(values) ?? NaN;
 }
