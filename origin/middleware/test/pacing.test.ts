@@ -54,7 +54,14 @@ describe.each(['kernel', 'userspace'] as const)('%s pacing', (mechanism) => {
     await waitFor(() => (last = origin.pacing.records.list().find((r) => r.id === id)) !== undefined);
     expect(last).toMatchObject({ path: '/media/test/seg-8000.m4s', requestedRtpKbps: 8000, appliedPaceKbps: 8000, mechanism, bytes: bodyBytesFor(8000), aborted: false, status: 200 });
     expect(relativeError(last!.achievedKbps, 8000), JSON.stringify(last)).toBeLessThanOrEqual(PACING_TOLERANCE);
-    expect(last!.retransmits, JSON.stringify(last)).toBe(0);
+    // The record's retransmits are the kernel's own count over this response: the connection's running
+    // total (Server-Timing sammy-retrans, read as each response starts) before it and after it. Not 0 by
+    // assumption: on a CPU-starved loopback a delayed ACK can trip a tail-loss probe, a real retransmission.
+    const next = await get(origin, '/media/test/manifest.mpd', { agent });
+    const before = parseServerTiming(String(res.headers['server-timing'])).retransmits;
+    const after = parseServerTiming(String(next.headers['server-timing'])).retransmits;
+    expect(next.localPort, 'the follow-up request reuses the connection').toBe(res.localPort);
+    expect(last!.retransmits, JSON.stringify(last)).toBe(after! - before!);
   });
 });
 
