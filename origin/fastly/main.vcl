@@ -2,7 +2,7 @@
 #
 # Units: CMCD `rtp` is kbps; `client.socket.pace` is KB/s (8 kbps), floor 128.
 # Server-Timing names and units are those of sammy-pacing-protocol (SERVER_TIMING_METRICS); the
-# Vitest test origin/test/fastly-vcl.test.ts holds this file to them and to the constants below.
+# Vitest test origin/fastly/test/fastly-vcl.test.ts holds this file to them and to the constants below.
 #
 # The backend is not declared here: deploy.ts creates it in the service configuration
 # (name `sammy_origin`), Fastly renders it into the generated VCL and `#FASTLY recv` selects it.
@@ -13,7 +13,16 @@
 #   Sammy-Rtp-Source   "query" or "header": where the rtp was read from
 #   Sammy-Rtp          the requested rtp, kbps, as sent (leading zeros removed)
 #   Sammy-Rtp-Kbps     the requested rtp as an integer, kbps (fractions rounded up)
-#   Sammy-Pace-KBps    the pace to apply, KB/s; "0" = unpaced
+#   Sammy-Object-Type  the CMCD object type `ot` (allow-listed), for logging; it does not change the pace
+#   Sammy-Request-Pace-KBps  this request's own pace, KB/s: its rtp clamped; "0" = no rtp
+#   Sammy-Conn-Shared        "1" on an HTTP/2 or HTTP/3 client connection (concurrent requests), else "0"
+#   Sammy-Conn-Requests      requests received on the connection so far, this one included
+#   Sammy-Conn-Pace-KBps     the pace the connection has when the request is handled (client.socket.pace)
+#   Sammy-Conn-Last-Sent-Ms  ms since the connection last sent data (TCP_INFO; absent when unknown)
+#   Sammy-Conn-Unsent-Bytes  bytes queued on the connection and not yet sent (TCP_INFO; absent when unknown)
+#   Sammy-Conn-Busy          "1" when another response is taken to be still in flight on the connection
+#   Sammy-Pace-KBps    the pace to apply to the connection, KB/s; "0" = unpaced
+#   Sammy-Pace-Reason  why: own | kept | raised (sammy-pacing-protocol's ConnectionPaceReason)
 #   Sammy-CC           the congestion control to apply (allow-listed)
 # falco's simulator reads client.socket.pace as a constant 0, so tests assert on Sammy-Pace-KBps.
 
@@ -30,6 +39,22 @@ table sammy_pacing INTEGER {
   "max_cmcd_payload_bytes": 4096,
   # 1: honour the Sammy-Congestion-Control request header (allow-listed below); 0: ignore it.
   "congestion_control_enabled": 1,
+  # A shared (HTTP/2, HTTP/3) connection that sent nothing for this long, with nothing left unsent,
+  # is idle, ms (protocol: SHARED_CONNECTION_IDLE_MS). See sammy_decide_pace.
+  "shared_connection_idle_ms": 500,
+}
+
+# CMCD object types (protocol: CMCD_OBJECT_TYPES). Read into Sammy-Object-Type for logging only.
+table sammy_object_types {
+  "m": "m",
+  "a": "a",
+  "v": "v",
+  "av": "av",
+  "i": "i",
+  "c": "c",
+  "tt": "tt",
+  "k": "k",
+  "o": "o",
 }
 
 # Congestion controls a client may pick (protocol: CONGESTION_CONTROLS); Fastly offers these three.
@@ -109,10 +134,37 @@ sub sammy_read_rtp {
   set req.http.Sammy-Rtp-Kbps = var.kbps;
 }
 
-# Turns the rtp into the pace for this request, in KB/s. No rtp means unpaced ("0"): on a
-# kept-alive or HTTP/2 connection an earlier request's pace must not stick to this one.
-# On HTTP/2 the pace covers the whole connection; the player sends the same session-wide rtp on
-# every audio and video request, so whichever request set it last suits the others too.
+# Reads the CMCD object type (`ot`: m, a, v, av, i, ...) for logging. Same precedence as the rtp: the
+# CMCD query parameter's `ot`, else the CMCD-Object header's (where CTA-5004 puts it in header mode).
+# The type does not change the pace (a manifest or init request simply carries no rtp).
+# @scope: recv
+sub sammy_read_object_type {
+  declare local var.payload STRING;
+  declare local var.ot STRING;
+
+  set var.ot = "";
+  if (req.http.Sammy-CMCD && req.url !~ "[?&]CMCD=.*&CMCD="
+      && std.strlen(req.http.Sammy-CMCD) <= table.lookup_integer(sammy_pacing, "max_cmcd_payload_bytes", 4096)) {
+    set var.payload = regsuball(req.http.Sammy-CMCD, {""[^"]*""}, {""""});
+    if (var.payload ~ "(?:^|,)\s*ot=([a-z]+)\s*(?:,|$)") {
+      set var.ot = re.group.1;
+    }
+  }
+  if (var.ot == "" && req.http.CMCD-Object
+      && std.strlen(req.http.CMCD-Object) <= table.lookup_integer(sammy_pacing, "max_cmcd_payload_bytes", 4096)) {
+    set var.payload = regsuball(req.http.CMCD-Object, {""[^"]*""}, {""""});
+    if (var.payload ~ "(?:^|,)\s*ot=([a-z]+)\s*(?:,|$)") {
+      set var.ot = re.group.1;
+    }
+  }
+  set var.ot = table.lookup(sammy_object_types, var.ot, "");
+  if (var.ot != "") {
+    set req.http.Sammy-Object-Type = var.ot;
+  }
+}
+
+# Turns the rtp into this request's own pace, in KB/s ("0" without an rtp). Whether the connection
+# gets it is sammy_decide_pace's call.
 # @scope: recv
 sub sammy_compute_pace {
   declare local var.kbps INTEGER;
@@ -122,7 +174,7 @@ sub sammy_compute_pace {
   declare local var.pace INTEGER;
 
   if (!req.http.Sammy-Rtp-Kbps) {
-    set req.http.Sammy-Pace-KBps = "0";
+    set req.http.Sammy-Request-Pace-KBps = "0";
     return;
   }
   set var.unit = table.lookup_integer(sammy_pacing, "kbps_per_pace_unit", 8);
@@ -142,7 +194,96 @@ sub sammy_compute_pace {
   set var.pace += var.unit;
   set var.pace -= 1;
   set var.pace /= var.unit;
-  set req.http.Sammy-Pace-KBps = var.pace;
+  set req.http.Sammy-Request-Pace-KBps = var.pace;
+}
+
+# Reads what Fastly knows of the client connection into the Sammy-Conn-* headers, the inputs of
+# sammy_decide_pace. Only plain reads here: falco's simulator reads fastly_info.is_h2/is_h3 as
+# false and client.requests as 1 (neither can be injected), so the tests set these headers
+# themselves and call sammy_decide_pace, which holds every rule.
+# - fastly_info.is_h2 / is_h3: the connection carries concurrent requests, and one socket pace.
+# - client.requests: requests received on this connection (on HTTP/2, its streams) so far.
+# - client.socket.pace: the pace now on the connection, KB/s (as the last response set it).
+# - client.socket.tcpi_last_data_sent (ms since data was last sent) and tcpi_notsent_bytes (bytes
+#   queued in the kernel, not yet sent): TCP_INFO, read only when client.socket.tcp_info says it is
+#   available, and not on HTTP/3 (QUIC runs over UDP: there is no TCP_INFO to read). Absent = unknown.
+# @scope: recv, deliver
+sub sammy_read_connection {
+  if (fastly_info.is_h2 || fastly_info.is_h3) {
+    set req.http.Sammy-Conn-Shared = "1";
+  } else {
+    set req.http.Sammy-Conn-Shared = "0";
+  }
+  set req.http.Sammy-Conn-Requests = client.requests;
+  set req.http.Sammy-Conn-Pace-KBps = client.socket.pace;
+  unset req.http.Sammy-Conn-Last-Sent-Ms;
+  unset req.http.Sammy-Conn-Unsent-Bytes;
+  if (client.socket.tcp_info && !fastly_info.is_h3) {
+    set req.http.Sammy-Conn-Last-Sent-Ms = client.socket.tcpi_last_data_sent;
+    set req.http.Sammy-Conn-Unsent-Bytes = client.socket.tcpi_notsent_bytes;
+  }
+}
+
+# The connection's pace once this request is handled: sammy-pacing-protocol's decideConnectionPace
+# (shared-connection.ts), in KB/s.
+# - Not shared (HTTP/1.x), or idle, or unpaced: the request's own pace ("0" without rtp). Reason `own`.
+#   On HTTP/1.1 a pace never sticks to a kept-alive connection whose next request asks for none.
+# - Shared, busy and paced: a request without rtp, or with a smaller one, keeps the connection's pace
+#   (`kept`): a manifest refresh or an audio segment must not unpace or throttle a video segment still
+#   being sent. A larger one raises it (`raised`). So while busy the pace only rises.
+# Busy: Fastly cannot see the other streams, only the socket. The connection is busy when it sent
+# data less than shared_connection_idle_ms ago or still has unsent bytes, and this is not its first
+# request (a new connection's handshake is recent traffic, not a response). Without TCP_INFO it is
+# taken as idle, which falls back to the per-request rule.
+# A connection pace above max_pace_kbps was not set by this VCL (it may be how Fastly reads back
+# "unlimited", which is undocumented): it counts as unpaced.
+# Called in vcl_recv (for logging and tests) and again in vcl_deliver just before the pace is
+# applied: a concurrent response may have changed the connection in between.
+# @scope: recv, deliver
+sub sammy_decide_pace {
+  declare local var.own INTEGER;
+  declare local var.conn INTEGER;
+  declare local var.max INTEGER;
+  declare local var.unit INTEGER;
+  declare local var.idle_ms INTEGER;
+
+  set var.own = 0;
+  if (req.http.Sammy-Request-Pace-KBps) {
+    set var.own = std.atoi(req.http.Sammy-Request-Pace-KBps);
+  }
+  set var.unit = table.lookup_integer(sammy_pacing, "kbps_per_pace_unit", 8);
+  set var.max = table.lookup_integer(sammy_pacing, "max_pace_kbps", 1000000);
+  set var.max += var.unit;
+  set var.max -= 1;
+  set var.max /= var.unit;
+  set var.conn = 0;
+  if (req.http.Sammy-Conn-Pace-KBps) {
+    set var.conn = std.atoi(req.http.Sammy-Conn-Pace-KBps);
+  }
+  if (var.conn < 0 || var.conn > var.max) {
+    set var.conn = 0;
+  }
+
+  set var.idle_ms = table.lookup_integer(sammy_pacing, "shared_connection_idle_ms", 500);
+  set req.http.Sammy-Conn-Busy = "0";
+  if (req.http.Sammy-Conn-Requests && std.atoi(req.http.Sammy-Conn-Requests) > 1
+      && req.http.Sammy-Conn-Last-Sent-Ms) {
+    if (std.atoi(req.http.Sammy-Conn-Last-Sent-Ms) < var.idle_ms
+        || (req.http.Sammy-Conn-Unsent-Bytes && std.atoi(req.http.Sammy-Conn-Unsent-Bytes) > 0)) {
+      set req.http.Sammy-Conn-Busy = "1";
+    }
+  }
+
+  if (req.http.Sammy-Conn-Shared != "1" || req.http.Sammy-Conn-Busy != "1" || var.conn == 0) {
+    set req.http.Sammy-Pace-KBps = var.own;
+    set req.http.Sammy-Pace-Reason = "own";
+  } elsif (var.own <= var.conn) {
+    set req.http.Sammy-Pace-KBps = var.conn;
+    set req.http.Sammy-Pace-Reason = "kept";
+  } else {
+    set req.http.Sammy-Pace-KBps = var.own;
+    set req.http.Sammy-Pace-Reason = "raised";
+  }
 }
 
 # Optional congestion control from the Sammy-Congestion-Control header (experiments pin it).
@@ -167,11 +308,23 @@ sub sammy_recv {
   unset req.http.Sammy-Rtp-Source;
   unset req.http.Sammy-Rtp;
   unset req.http.Sammy-Rtp-Kbps;
+  unset req.http.Sammy-Object-Type;
+  unset req.http.Sammy-Request-Pace-KBps;
+  unset req.http.Sammy-Conn-Shared;
+  unset req.http.Sammy-Conn-Requests;
+  unset req.http.Sammy-Conn-Pace-KBps;
+  unset req.http.Sammy-Conn-Last-Sent-Ms;
+  unset req.http.Sammy-Conn-Unsent-Bytes;
+  unset req.http.Sammy-Conn-Busy;
   unset req.http.Sammy-Pace-KBps;
+  unset req.http.Sammy-Pace-Reason;
   unset req.http.Sammy-CC;
 
   call sammy_read_rtp;
+  call sammy_read_object_type;
   call sammy_compute_pace;
+  call sammy_read_connection;
+  call sammy_decide_pace;
   call sammy_choose_congestion_control;
 
   # The CMCD parameter changes on every request: left in the URL, it would make every lookup a
@@ -194,14 +347,27 @@ sub sammy_clean_bereq {
   unset bereq.http.Sammy-Rtp-Source;
   unset bereq.http.Sammy-Rtp;
   unset bereq.http.Sammy-Rtp-Kbps;
+  unset bereq.http.Sammy-Object-Type;
+  unset bereq.http.Sammy-Request-Pace-KBps;
+  unset bereq.http.Sammy-Conn-Shared;
+  unset bereq.http.Sammy-Conn-Requests;
+  unset bereq.http.Sammy-Conn-Pace-KBps;
+  unset bereq.http.Sammy-Conn-Last-Sent-Ms;
+  unset bereq.http.Sammy-Conn-Unsent-Bytes;
+  unset bereq.http.Sammy-Conn-Busy;
   unset bereq.http.Sammy-Pace-KBps;
+  unset bereq.http.Sammy-Pace-Reason;
   unset bereq.http.Sammy-CC;
 }
 
-# Applies the computed pace (and congestion control) to the client socket. Runs for every
-# response, synthetic ones included, so every request sets the connection's pace.
+# Applies the pace (and congestion control) to the client socket. Runs for every response,
+# synthetic ones included, so every request sets the connection's pace. The decision is taken
+# again from the connection as it is now: on HTTP/2 another response may have been delivered
+# since vcl_recv (a manifest that missed the cache must not unpace a segment delivered meanwhile).
 # @scope: deliver
 sub sammy_apply_socket {
+  call sammy_read_connection;
+  call sammy_decide_pace;
   set client.socket.pace = std.atoi(req.http.Sammy-Pace-KBps);
   if (req.http.Sammy-CC) {
     set client.socket.congestion_algorithm = req.http.Sammy-CC;
@@ -254,11 +420,20 @@ sub sammy_server_timing {
   set var.f *= 8;
   set var.f /= 1000;
   set var.st = var.st ", sammy-pacing;dur=" var.f;
+  # Shared (HTTP/2, HTTP/3) connections only: how the connection's pace was decided (desc: own,
+  # kept, raised) and the other responses in flight then (dur). Fastly cannot count streams: dur is
+  # 1 when the connection was busy (one or more), 0 when idle. See sammy_decide_pace.
+  if (req.http.Sammy-Conn-Shared == "1") {
+    set var.st = var.st ", sammy-conn;dur=" req.http.Sammy-Conn-Busy ";desc=" req.http.Sammy-Pace-Reason;
+  }
   set resp.http.Server-Timing = var.st;
 
   # What Fastly actually holds for the socket, for checking a deployment: the pace read back
-  # (KB/s) and the kernel's cap (bytes/s, -1 = none). See README "Check that pacing is active".
-  set resp.http.Sammy-Fastly-Socket = "pace=" client.socket.pace ", max_pacing_rate=" client.socket.tcpi_max_pacing_rate;
+  # (KB/s) and the kernel's cap (bytes/s, -1 = none); then the decision and what it saw of the
+  # connection (shared: HTTP/2 or 3; busy; requests so far). See README "Check that pacing is active".
+  set resp.http.Sammy-Fastly-Socket = "pace=" client.socket.pace ", max_pacing_rate=" client.socket.tcpi_max_pacing_rate
+    ", reason=" req.http.Sammy-Pace-Reason ", shared=" req.http.Sammy-Conn-Shared ", busy=" req.http.Sammy-Conn-Busy
+    ", requests=" req.http.Sammy-Conn-Requests;
 }
 
 sub vcl_recv {
@@ -336,5 +511,6 @@ sub vcl_deliver {
 
 sub vcl_log {
 #FASTLY log
-  # Logging endpoints can record req.http.Sammy-CMCD, Sammy-Rtp and Sammy-Pace-KBps.
+  # Logging endpoints can record req.http.Sammy-CMCD, Sammy-Rtp, Sammy-Object-Type, Sammy-Pace-KBps,
+  # Sammy-Pace-Reason and the Sammy-Conn-* readings the decision took (as of vcl_deliver).
 }

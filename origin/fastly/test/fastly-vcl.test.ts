@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  CMCD_OBJECT_TYPES,
+  CONNECTION_PACE_REASONS,
   CONGESTION_CONTROL_HEADER,
   CONGESTION_CONTROLS,
   DEFAULT_MAX_PACE_KBPS,
@@ -15,6 +17,7 @@ import {
   KBPS_PER_FASTLY_PACE_UNIT,
   PACING_MECHANISMS,
   SERVER_TIMING_METRICS,
+  SHARED_CONNECTION_IDLE_MS,
 } from 'sammy-pacing-protocol';
 
 const FASTLY_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -72,6 +75,21 @@ describe('main.vcl agrees with sammy-pacing-protocol', () => {
       const expected = key === 'congestion_control_enabled' ? '0' : pacing.get(key!);
       expect({ key, fallback }).toEqual({ key, fallback: expected });
     }
+  });
+
+  it('treats a shared connection as idle after protocol’s SHARED_CONNECTION_IDLE_MS', () => {
+    expect(Number(pacing.get('shared_connection_idle_ms'))).toBe(SHARED_CONNECTION_IDLE_MS);
+  });
+
+  it('records exactly protocol’s connection-pace reasons in Sammy-Pace-Reason', () => {
+    const written = new Set([...VCL_CODE.matchAll(/set req\.http\.Sammy-Pace-Reason = "([^"]*)";/g)].map((m) => m[1]!));
+    expect([...written].sort()).toEqual([...CONNECTION_PACE_REASONS].sort());
+  });
+
+  it('reads exactly protocol’s CMCD object types', () => {
+    const types = tableEntries('sammy_object_types');
+    expect([...types.keys()].sort()).toEqual([...CMCD_OBJECT_TYPES].sort());
+    for (const [key, value] of types) expect(value).toBe(key);
   });
 
   it('allows exactly protocol’s congestion controls, from protocol’s header', () => {

@@ -1,4 +1,4 @@
-# falco unit tests for main.vcl: `falco test -I tests main.vcl` (run by origin/test/fastly-vcl.test.ts).
+# falco unit tests for main.vcl: `falco test main.vcl` (run by origin/fastly/test/fastly-vcl.test.ts).
 # falco's simulator reads client.socket.pace as 0, so the pace is asserted on the header
 # main.vcl computes it into, Sammy-Pace-KBps (KB/s, "0" = unpaced).
 # Reference figures: rtp 15000 kbps = 1875 KB/s; floor 128 KB/s = 1024 kbps; max 1000000 kbps = 125000 KB/s.
@@ -13,6 +13,9 @@ table test_small_payload_limit INTEGER {
 }
 table test_congestion_control_off INTEGER {
   "congestion_control_enabled": 0,
+}
+table test_short_idle INTEGER {
+  "shared_connection_idle_ms": 100,
 }
 
 # ---- where the rtp comes from -------------------------------------------------------------
@@ -359,10 +362,30 @@ sub test_client_cannot_inject_pace {
   set req.http.Sammy-Pace-KBps = "5";
   set req.http.Sammy-Rtp-Kbps = "40";
   set req.http.Sammy-CC = "reno";
+  set req.http.Sammy-Request-Pace-KBps = "40";
+  set req.http.Sammy-Object-Type = "v";
+  # Nor make a busy HTTP/2 connection up to keep a pace.
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "9";
+  set req.http.Sammy-Conn-Pace-KBps = "5000";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1000";
+  set req.http.Sammy-Conn-Busy = "1";
+  set req.http.Sammy-Pace-Reason = "kept";
   testing.call_subroutine("vcl_recv");
   assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.http.Sammy-Request-Pace-KBps, "0");
   assert.is_notset(req.http.Sammy-Rtp-Kbps);
   assert.is_notset(req.http.Sammy-CC);
+  assert.is_notset(req.http.Sammy-Object-Type);
+  # What falco's simulator reads: an HTTP/1.1 connection's first request, unpaced, no TCP_INFO.
+  assert.equal(req.http.Sammy-Conn-Shared, "0");
+  assert.equal(req.http.Sammy-Conn-Requests, "1");
+  assert.equal(req.http.Sammy-Conn-Pace-KBps, "0");
+  assert.is_notset(req.http.Sammy-Conn-Last-Sent-Ms);
+  assert.is_notset(req.http.Sammy-Conn-Unsent-Bytes);
+  assert.equal(req.http.Sammy-Conn-Busy, "0");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
 }
 
 # ---- the CMCD parameter never reaches the cache key or the backend ---------------------------
@@ -450,6 +473,7 @@ describe deliver_paced_response {
     set req.http.Sammy-Congestion-Control = "BBR";
     testing.call_subroutine("vcl_recv");
     assert.equal(req.http.Sammy-CC, "bbr");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
   }
 
   // @scope: deliver
@@ -465,6 +489,10 @@ describe deliver_paced_response {
     assert.equal(resp.http.Access-Control-Allow-Origin, "*");
     assert.equal(resp.http.Timing-Allow-Origin, "*");
     assert.contains(resp.http.Access-Control-Expose-Headers, "Server-Timing");
+    # vcl_deliver decides again from the connection (falco: HTTP/1.1): the request's own pace,
+    # and no sammy-conn entry (shared connections only).
+    assert.not_contains(resp.http.Server-Timing, "sammy-conn");
+    assert.match(resp.http.Sammy-Fastly-Socket, "^pace=[0-9]+, max_pacing_rate=-?[0-9]+, reason=own, shared=0, busy=0, requests=1$");
   }
 }
 
@@ -510,4 +538,354 @@ sub test_preflight_error {
   assert.equal(obj.status, 204);
   assert.contains(obj.http.Access-Control-Allow-Headers, "CMCD-Status");
   assert.contains(obj.http.Access-Control-Allow-Headers, "Sammy-Congestion-Control");
+}
+
+# ---- HTTP/2 and HTTP/3: one connection, one pace, shared by concurrent requests --------------
+# The rule is sammy-pacing-protocol's decideConnectionPace (shared-connection.ts), in KB/s.
+# falco's simulator reads fastly_info.is_h2/is_h3 as false and client.requests as 1, and
+# testing.inject_variable cannot change them. So each test below runs vcl_recv for the request's
+# own rtp (falco: an HTTP/1.1 request, its own pace), then sets the connection as main.vcl's
+# sammy_read_connection reads it on HTTP/2 (Sammy-Conn-* headers), and calls sammy_decide_pace,
+# the subroutine vcl_recv and vcl_deliver both take the decision with. Sammy-Conn-Pace-KBps
+# stands for client.socket.pace as the previous response left it.
+
+# One player's session on an HTTP/2 connection, request after request.
+describe h2_session {
+  // @scope: recv
+  sub test_h2_segment_on_new_connection_gets_its_own_pace {
+    set req.url = "/media/video/seg-1.m4s?CMCD=ot%3Dv%2Crtp%3D15000";
+    testing.call_subroutine("vcl_recv");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "1";
+    set req.http.Sammy-Conn-Pace-KBps = "0";
+    # The TLS handshake was just sent, but a connection's first request is never "busy".
+    set req.http.Sammy-Conn-Last-Sent-Ms = "3";
+    set req.http.Sammy-Conn-Unsent-Bytes = "0";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Object-Type, "v");
+    assert.equal(req.http.Sammy-Conn-Busy, "0");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+
+  // @scope: recv
+  sub test_h2_manifest_without_rtp_keeps_busy_connection_pace {
+    # A manifest refresh while segment 1 is still being sent at 1875 KB/s.
+    set req.url = "/media/manifest.mpd?CMCD=ot%3Dm%2Csid%3D%226e2f%22";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.http.Sammy-Request-Pace-KBps, "0");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "2";
+    set req.http.Sammy-Conn-Pace-KBps = "1875";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "2";
+    set req.http.Sammy-Conn-Unsent-Bytes = "65536";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Object-Type, "m");
+    assert.equal(req.http.Sammy-Conn-Busy, "1");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+    assert.equal(req.http.Sammy-Pace-Reason, "kept");
+  }
+
+  // @scope: deliver
+  sub test_h2_manifest_response_reports_kept_pace {
+    # Server-Timing reports the pace the connection has (sammy-pace), and no rtp for the manifest.
+    testing.call_subroutine("sammy_server_timing");
+    # sammy-conn: busy (dur 1: Fastly cannot count the streams in flight), pace kept.
+    assert.starts_with(resp.http.Server-Timing, "sammy-pace;dur=15000;desc=fastly");
+    assert.not_contains(resp.http.Server-Timing, "sammy-rtp");
+    assert.contains(resp.http.Server-Timing, ", sammy-conn;dur=1;desc=kept");
+    assert.contains(resp.http.Sammy-Fastly-Socket, ", reason=kept, shared=1, busy=1, requests=2");
+  }
+
+  // @scope: recv
+  sub test_h2_audio_smaller_rtp_keeps_video_pace {
+    # dash.js's own rtp is per rendition: audio's is far below video's.
+    set req.url = "/media/audio/seg-1.m4s";
+    set req.http.CMCD-Object = "ot=a,br=128";
+    set req.http.CMCD-Status = "rtp=1000";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.http.Sammy-Request-Pace-KBps, "128");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "3";
+    set req.http.Sammy-Conn-Pace-KBps = "1875";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+    set req.http.Sammy-Conn-Unsent-Bytes = "0";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Object-Type, "a");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+    assert.equal(req.http.Sammy-Pace-Reason, "kept");
+  }
+
+  // @scope: recv
+  sub test_h2_video_larger_rtp_raises_busy_connection_pace {
+    unset req.http.CMCD-Object;
+    unset req.http.CMCD-Status;
+    set req.url = "/media/video/seg-2.m4s?CMCD=ot%3Dv%2Crtp%3D20000";
+    testing.call_subroutine("vcl_recv");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "4";
+    set req.http.Sammy-Conn-Pace-KBps = "1875";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "40";
+    set req.http.Sammy-Conn-Unsent-Bytes = "0";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Conn-Busy, "1");
+    assert.equal(req.http.Sammy-Pace-KBps, "2500");
+    assert.equal(req.http.Sammy-Pace-Reason, "raised");
+  }
+
+  // @scope: recv
+  sub test_h2_idle_connection_request_without_rtp_is_unpaced {
+    # Playback stopped; seconds later the page fetches something else on the same connection.
+    set req.url = "/media/poster.jpg";
+    testing.call_subroutine("vcl_recv");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "5";
+    set req.http.Sammy-Conn-Pace-KBps = "2500";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "4000";
+    set req.http.Sammy-Conn-Unsent-Bytes = "0";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Conn-Busy, "0");
+    assert.equal(req.http.Sammy-Pace-KBps, "0");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+
+  // @scope: recv
+  sub test_h2_idle_connection_lower_rtp_gets_its_own_pace {
+    # The buffer filled, the player asks for less, and the connection has been quiet: the pace falls.
+    set req.url = "/media/video/seg-9.m4s?CMCD=ot%3Dv%2Crtp%3D8000";
+    testing.call_subroutine("vcl_recv");
+    set req.http.Sammy-Conn-Shared = "1";
+    set req.http.Sammy-Conn-Requests = "6";
+    set req.http.Sammy-Conn-Pace-KBps = "2500";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "3200";
+    set req.http.Sammy-Conn-Unsent-Bytes = "0";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Pace-KBps, "1000");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+}
+
+// @scope: recv
+// @suite: h2 busy: sent less than shared_connection_idle_ms (500) ago is busy, 500 ms is idle
+sub test_h2_idle_threshold {
+  set req.url = "/media/manifest.mpd";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "4";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Unsent-Bytes = "0";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "499";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "1");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+
+  set req.http.Sammy-Conn-Last-Sent-Ms = "500";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "0");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: h2 busy: bytes still queued make a quiet connection busy (e.g. a receive window at zero)
+sub test_h2_unsent_bytes_are_busy {
+  set req.url = "/media/manifest.mpd";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "4";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "2000";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "1");
+  assert.equal(req.http.Sammy-Pace-Reason, "kept");
+}
+
+// @scope: recv
+// @suite: h2 busy: the idle threshold comes from the sammy_pacing table
+sub test_h2_idle_threshold_configurable {
+  testing.table_merge(sammy_pacing, test_short_idle);
+  set req.url = "/media/manifest.mpd";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "4";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "200";
+  set req.http.Sammy-Conn-Unsent-Bytes = "0";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "0");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+}
+
+// @scope: recv
+// @suite: h2 busy: without TCP_INFO (HTTP/3, or tcp_info unavailable) the connection counts as idle
+sub test_h2_no_tcp_info_is_idle {
+  set req.url = "/media/manifest.mpd";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "4";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  unset req.http.Sammy-Conn-Last-Sent-Ms;
+  unset req.http.Sammy-Conn-Unsent-Bytes;
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "0");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+}
+
+// @scope: recv
+// @suite: h2: a connection pace above max_pace_kbps was not set by Sammy and counts as unpaced
+sub test_h2_foreign_connection_pace_is_unpaced {
+  set req.url = "/media/video/seg-3.m4s?CMCD=rtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "4";
+  set req.http.Sammy-Conn-Pace-KBps = "4194303";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+  set req.http.Sammy-Conn-Unsent-Bytes = "0";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+}
+
+// @scope: recv
+// @suite: h2: the same rtp on a busy connection (Sammy's session-wide rtp on audio and video) is kept
+sub test_h2_same_rtp_kept {
+  set req.url = "/media/audio/seg-3.m4s?CMCD=ot%3Da%2Crtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "3";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "5";
+  set req.http.Sammy-Conn-Unsent-Bytes = "0";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  assert.equal(req.http.Sammy-Pace-Reason, "kept");
+}
+
+// @scope: recv
+// @suite: h2: a busy but unpaced connection gives the request its own pace
+sub test_h2_busy_unpaced_connection_own_pace {
+  set req.url = "/media/video/seg-3.m4s?CMCD=rtp%3D15000";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "3";
+  set req.http.Sammy-Conn-Pace-KBps = "0";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+  set req.http.Sammy-Conn-Unsent-Bytes = "30000";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Conn-Busy, "1");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+}
+
+# HTTP/1.1 keep-alive (invariant 3): each response its own pace, whatever the connection's state.
+describe h1_keep_alive_unchanged {
+  // @scope: recv
+  sub test_h1_paced_segment {
+    set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+    testing.call_subroutine("vcl_recv");
+    assert.equal(req.http.Sammy-Pace-KBps, "1875");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+
+  // @scope: recv
+  sub test_h1_next_request_without_rtp_is_unpaced_even_if_busy {
+    set req.url = "/media/manifest.mpd";
+    testing.call_subroutine("vcl_recv");
+    # Even were the connection "busy" by TCP_INFO (the previous response's tail still queued).
+    set req.http.Sammy-Conn-Shared = "0";
+    set req.http.Sammy-Conn-Requests = "2";
+    set req.http.Sammy-Conn-Pace-KBps = "1875";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+    set req.http.Sammy-Conn-Unsent-Bytes = "20000";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Conn-Busy, "1");
+    assert.equal(req.http.Sammy-Pace-KBps, "0");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+
+  // @scope: recv
+  sub test_h1_next_request_with_lower_rtp_gets_it_even_if_busy {
+    set req.url = "/media/audio/seg-7.m4s?CMCD=rtp%3D1000";
+    testing.call_subroutine("vcl_recv");
+    set req.http.Sammy-Conn-Shared = "0";
+    set req.http.Sammy-Conn-Requests = "3";
+    set req.http.Sammy-Conn-Pace-KBps = "1875";
+    set req.http.Sammy-Conn-Last-Sent-Ms = "1";
+    set req.http.Sammy-Conn-Unsent-Bytes = "20000";
+    testing.call_subroutine("sammy_decide_pace");
+    assert.equal(req.http.Sammy-Pace-KBps, "128");
+    assert.equal(req.http.Sammy-Pace-Reason, "own");
+  }
+}
+
+// @scope: recv
+// @suite: connection readings: client.socket.pace and TCP_INFO go into the Sammy-Conn-* headers
+sub test_read_connection_from_socket {
+  testing.inject_variable("client.socket.tcp_info", true);
+  testing.inject_variable("client.socket.pace", 1875);
+  testing.inject_variable("client.socket.tcpi_last_data_sent", 20);
+  testing.inject_variable("client.socket.tcpi_notsent_bytes", 3000);
+  testing.call_subroutine("sammy_read_connection");
+  assert.equal(req.http.Sammy-Conn-Pace-KBps, "1875");
+  assert.equal(req.http.Sammy-Conn-Last-Sent-Ms, "20");
+  assert.equal(req.http.Sammy-Conn-Unsent-Bytes, "3000");
+  # falco: not HTTP/2, and every request is a connection's first.
+  assert.equal(req.http.Sammy-Conn-Shared, "0");
+  assert.equal(req.http.Sammy-Conn-Requests, "1");
+}
+
+// @scope: recv
+// @suite: connection readings: without tcp_info, TCP_INFO readings are left out (unknown, not 0)
+sub test_read_connection_without_tcp_info {
+  testing.inject_variable("client.socket.tcp_info", false);
+  testing.inject_variable("client.socket.tcpi_last_data_sent", 20);
+  set req.http.Sammy-Conn-Last-Sent-Ms = "7";
+  testing.call_subroutine("sammy_read_connection");
+  assert.is_notset(req.http.Sammy-Conn-Last-Sent-Ms);
+  assert.is_notset(req.http.Sammy-Conn-Unsent-Bytes);
+}
+
+// @scope: recv
+// @suite: object type: ot from the CMCD query, else from CMCD-Object; unknown types are dropped
+sub test_object_type {
+  set req.url = "/media/video/init.mp4?CMCD=ot%3Di%2Csid%3D%22ot%3Dm%22";
+  set req.http.CMCD-Object = "ot=v";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Object-Type, "i");
+
+  set req.url = "/media/video/seg-1.m4s?CMCD=bl%3D2000";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Object-Type, "v");
+
+  set req.url = "/media/video/seg-1.m4s";
+  set req.http.CMCD-Object = "br=3200,ot=av";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Object-Type, "av");
+
+  set req.http.CMCD-Object = "ot=x";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Object-Type);
+
+  set req.http.CMCD-Object = "xot=v";
+  testing.call_subroutine("vcl_recv");
+  assert.is_notset(req.http.Sammy-Object-Type);
+}
+
+// @scope: miss
+// @suite: backend request: the connection-pace headers are removed too
+sub test_miss_cleans_connection_headers {
+  set bereq.http.Sammy-Object-Type = "v";
+  set bereq.http.Sammy-Request-Pace-KBps = "1875";
+  set bereq.http.Sammy-Conn-Shared = "1";
+  set bereq.http.Sammy-Conn-Busy = "1";
+  set bereq.http.Sammy-Conn-Pace-KBps = "1875";
+  set bereq.http.Sammy-Pace-Reason = "kept";
+  testing.call_subroutine("vcl_miss");
+  assert.is_notset(bereq.http.Sammy-Object-Type);
+  assert.is_notset(bereq.http.Sammy-Request-Pace-KBps);
+  assert.is_notset(bereq.http.Sammy-Conn-Shared);
+  assert.is_notset(bereq.http.Sammy-Conn-Busy);
+  assert.is_notset(bereq.http.Sammy-Conn-Pace-KBps);
+  assert.is_notset(bereq.http.Sammy-Pace-Reason);
 }
