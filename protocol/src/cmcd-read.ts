@@ -7,6 +7,7 @@
 import { CMCD_PARAM, fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
 import type { CmcdMode } from './cmcd-write.js';
 import { splitUrl } from './cmcd-url.js';
+import { isCmcdObjectType, type CmcdObjectType } from './shared-connection.js';
 
 /**
  * Longest CMCD payload decoded, bytes. Real payloads are well under 1 KB; anything longer is
@@ -32,24 +33,38 @@ function rtpFrom(value: unknown, source: CmcdMode): RtpReading {
   return { kind: 'rtp', rtpKbps: value, source };
 }
 
-function readQuery(url: string): RtpReading {
+/** What a server reads from a request's CMCD: the rtp and the object type (`ot`). */
+export interface CmcdRequestReading {
+  rtp: RtpReading;
+  /** CMCD `ot` when the payload that decided the rtp carries a known one. */
+  objectType?: CmcdObjectType;
+}
+
+const NONE: CmcdRequestReading = { rtp: { kind: 'none' } };
+
+function reading(payload: { rtp?: unknown; ot?: unknown }, source: CmcdMode): CmcdRequestReading {
+  const rtp = rtpFrom(payload.rtp, source);
+  return isCmcdObjectType(payload.ot) ? { rtp, objectType: payload.ot } : { rtp };
+}
+
+function readQuery(url: string): CmcdRequestReading {
   const { params } = splitUrl(url);
-  if (params.length === 0) return { kind: 'none' };
+  if (params.length === 0) return NONE;
   const query = new URLSearchParams(params.join('&'));
   const payloads = query.getAll(CMCD_PARAM);
-  if (payloads.length === 0) return { kind: 'none' };
-  if (payloads.length > 1) return { kind: 'invalid', source: 'query', reason: `${payloads.length} CMCD query parameters` };
+  if (payloads.length === 0) return NONE;
+  if (payloads.length > 1) return { rtp: { kind: 'invalid', source: 'query', reason: `${payloads.length} CMCD query parameters` } };
   if (payloads[0]!.length > MAX_CMCD_PAYLOAD_BYTES) {
-    return { kind: 'invalid', source: 'query', reason: `CMCD payload of ${payloads[0]!.length} bytes` };
+    return { rtp: { kind: 'invalid', source: 'query', reason: `CMCD payload of ${payloads[0]!.length} bytes` } };
   }
   try {
-    return rtpFrom(fromCmcdQuery(query).rtp, 'query');
+    return reading(fromCmcdQuery(query), 'query');
   } catch (err) {
-    return { kind: 'invalid', source: 'query', reason: (err as Error).message };
+    return { rtp: { kind: 'invalid', source: 'query', reason: (err as Error).message } };
   }
 }
 
-function readHeaders(headers: HeaderRecord): RtpReading {
+function readHeaders(headers: HeaderRecord): CmcdRequestReading {
   const cmcd: Record<string, string> = {};
   let size = 0;
   for (const [name, value] of Object.entries(headers)) {
@@ -59,12 +74,12 @@ function readHeaders(headers: HeaderRecord): RtpReading {
     cmcd[key] = cmcd[key] === undefined ? text : `${cmcd[key]},${text}`;
     size += text.length;
   }
-  if (size === 0) return { kind: 'none' };
-  if (size > MAX_CMCD_PAYLOAD_BYTES) return { kind: 'invalid', source: 'header', reason: `CMCD headers of ${size} bytes` };
+  if (size === 0) return NONE;
+  if (size > MAX_CMCD_PAYLOAD_BYTES) return { rtp: { kind: 'invalid', source: 'header', reason: `CMCD headers of ${size} bytes` } };
   try {
-    return rtpFrom(fromCmcdHeaders(cmcd).rtp, 'header');
+    return reading(fromCmcdHeaders(cmcd), 'header');
   } catch (err) {
-    return { kind: 'invalid', source: 'header', reason: (err as Error).message };
+    return { rtp: { kind: 'invalid', source: 'header', reason: (err as Error).message } };
   }
 }
 
@@ -73,6 +88,16 @@ function readHeaders(headers: HeaderRecord): RtpReading {
  * this URL), then the `CMCD-*` headers (`rtp` travels in `CMCD-Status`). Never throws.
  */
 export function readRtp(request: { url?: string; headers?: HeaderRecord }): RtpReading {
+  return readCmcdRequest(request).rtp;
+}
+
+/**
+ * The rtp (as readRtp) and the object type from the same payload: the query when it carries an
+ * rtp or anything unusable, else the headers. Never throws.
+ */
+export function readCmcdRequest(request: { url?: string; headers?: HeaderRecord }): CmcdRequestReading {
   const fromQuery = readQuery(request.url ?? '');
-  return fromQuery.kind === 'none' ? readHeaders(request.headers ?? {}) : fromQuery;
+  if (fromQuery.rtp.kind !== 'none') return fromQuery;
+  const fromHeaders = readHeaders(request.headers ?? {});
+  return fromHeaders.rtp.kind === 'none' && fromHeaders.objectType === undefined ? fromQuery : fromHeaders;
 }

@@ -7,3 +7,4 @@ export * from './media-paths.js';
 export * from './cmcd-url.js';
 export * from './cmcd-read.js';
 export * from './cmcd-write.js';
+export * from './shared-connection.js';

@@ -1,4 +1,5 @@
 import type { PacingMechanism } from './server-timing.js';
+import type { CmcdObjectType, ConnectionPaceReason } from './shared-connection.js';
 
 /** Where a pacing server publishes its delivery records. */
 export const RECORDS_PATH = '/sammy/records';
@@ -57,6 +58,15 @@ export interface DeliveryRecord {
   /** TCP_INFO smoothed RTT after the last byte, ms. */
   rttMs?: number;
   congestionControl?: string;
+  /** HTTP version of the request: `1.1` (a connection's responses one after another) or `2` (shared). */
+  httpVersion?: string;
+  /** CMCD object type (`ot`) the request carried. */
+  objectType?: CmcdObjectType;
+  /**
+   * Shared connection (HTTP/2) only: how the connection's pace was decided when this request
+   * arrived (`appliedPaceKbps` is then the connection's pace, which covered every concurrent response).
+   */
+  paceReason?: ConnectionPaceReason;
   /** How the delivery ended. */
   endReason: DeliveryEndReason;
   /** The client did not get the whole response (`endReason` is neither `delivered` nor `sent`). */
@@ -69,7 +79,7 @@ export interface DeliveryRecord {
  * - `closed`: the connection closed first (the client went away or reset it, or the response was destroyed);
  * - `stalled`: nothing was acknowledged for the server's progress timeout, so it dropped the connection;
  * - `shutdown`: the server stopped tracking deliveries (closing) before the last acknowledgement;
- * - `sent`: no TCP_INFO (TLS, not Linux): the response was handed to the operating system in full, receipt unknown.
+ * - `sent`: no TCP_INFO (not Linux, no socket fd): the response was handed to the operating system in full, receipt unknown.
  */
 export type DeliveryEndReason = 'delivered' | 'closed' | 'stalled' | 'shutdown' | 'sent';
 export const DELIVERY_END_REASONS: readonly DeliveryEndReason[] = ['delivered', 'closed', 'stalled', 'shutdown', 'sent'];

@@ -1,3 +1,4 @@
+import { isConnectionPaceReason, type ConnectionPaceReason } from './shared-connection.js';
 /**
  * The `Server-Timing` metrics a pacing server reports on each response, shared by the
  * Express origin, the Fastly VCL and the pages that read them. Each metric carries its
@@ -25,6 +26,12 @@ export const SERVER_TIMING_METRICS = {
    * match each response to its own record (DeliveryRecord.id), never by path and time.
    */
   recordId: 'sammy-id',
+  /**
+   * On a shared (HTTP/2) connection only: how the connection's pace (`sammy-pace`, which then covers
+   * this response and every concurrent one) was decided; `desc` is a ConnectionPaceReason (own, kept,
+   * raised), `dur` the number of other responses in flight on the connection when it arrived.
+   */
+  sharedConnection: 'sammy-conn',
 } as const;
 
 /** How a response was paced. `none`: no rtp, or pacing off. */
@@ -44,9 +51,11 @@ export interface PacingReport {
   pacingRateKbps?: number;
   /** The response's delivery record id (DeliveryRecord.id), a non-negative integer. */
   recordId?: number;
+  /** Shared connection (HTTP/2) only: how its pace was decided, and the other responses in flight then. */
+  sharedConnection?: { reason: ConnectionPaceReason; concurrent: number };
 }
 
-type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId'>;
+type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId' | 'sharedConnection'>;
 
 function isRecordId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -83,6 +92,10 @@ export function formatServerTiming(report: PacingReport): string {
     entries.push(`${SERVER_TIMING_METRICS.congestionControl};desc=${report.congestionControl}`);
   }
   if (isRecordId(report.recordId)) entries.push(`${SERVER_TIMING_METRICS.recordId};desc=${report.recordId}`);
+  const shared = report.sharedConnection;
+  if (shared && isConnectionPaceReason(shared.reason) && Number.isSafeInteger(shared.concurrent) && shared.concurrent >= 0) {
+    entries.push(`${SERVER_TIMING_METRICS.sharedConnection};dur=${shared.concurrent};desc=${shared.reason}`);
+  }
   return entries.join(', ');
 }
 
@@ -110,6 +123,10 @@ export function reportFromServerTimingEntries(entries: Iterable<ServerTimingEntr
   const id = byName.get(SERVER_TIMING_METRICS.recordId)?.description;
   // Digits only: Number('') and Number('0x1f') would pass for ids.
   if (id !== undefined && /^\d{1,15}$/.test(id)) report.recordId = Number(id);
+  const shared = byName.get(SERVER_TIMING_METRICS.sharedConnection);
+  if (shared && isConnectionPaceReason(shared.description) && Number.isSafeInteger(shared.duration) && shared.duration >= 0) {
+    report.sharedConnection = { reason: shared.description, concurrent: shared.duration };
+  }
   return report;
 }
 

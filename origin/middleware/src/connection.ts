@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import {
   getCongestionControl,
   readTcpInfo,
+  sendQueueBytes,
   setCongestionControl,
   setMaxPacingRate,
   setSendBuffer,
@@ -95,6 +96,12 @@ export class ConnectionSocket {
   tcpInfo(): TcpInfo | undefined {
     const fd = this.fd;
     return fd === undefined ? undefined : readTcpInfo(fd);
+  }
+
+  /** Bytes written and not yet acknowledged (SIOCOUTQ); undefined without an fd. */
+  sendQueue(): number | undefined {
+    const fd = this.fd;
+    return fd === undefined ? undefined : sendQueueBytes(fd);
   }
 
   setCongestionControl(name: string): void {

@@ -3,11 +3,13 @@
  * Put it before `express.static` (or any handler that writes the body).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import {
   clampPaceKbps,
   CONGESTION_CONTROL_HEADER,
+  decideConnectionPace,
   DEFAULT_MAX_PACE_KBPS,
   DEFAULT_MIN_PACE_KBPS,
   formatServerTiming,
@@ -16,6 +18,7 @@ import {
   type CongestionControl,
   type PacingMechanism,
   type PacingReport,
+  type CmcdObjectType,
 } from 'sammy-pacing-protocol';
 import { ConnectionSocket } from './connection.js';
 import { DeliveryRecordLog } from './delivery-records.js';
@@ -24,7 +27,8 @@ import { resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
 import { DeliveryConnection } from './delivery-connection.js';
 import { ResponseDelivery } from './delivery-tracker.js';
 import { meterResponse } from './response-meter.js';
-import { pathOf, readRtp, withoutCmcd } from './rtp.js';
+import { pathOf, readCmcdRequest, withoutCmcd } from './rtp.js';
+import { SharedConnection, StreamDelivery } from './shared-connection.js';
 import { SocketOptionError } from './socket-options.js';
 import type { TcpInfo } from './tcp-info.js';
 import { tcpInfoReport } from './tcp-report.js';
@@ -65,6 +69,8 @@ export interface SammyPacingOptions {
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
 
 export interface SammyPacingHandler extends RequestHandler {
+  /** The same middleware on node:http2's compatibility API (HTTP/2 requests share their connection's pace). */
+  (req: Http2ServerRequest, res: Http2ServerResponse, next: (err?: unknown) => void): void;
   /** Mechanism paced responses use (a response whose socket cannot be paced in the kernel falls back to userspace). */
   readonly mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
   readonly records: DeliveryRecordLog;
@@ -170,6 +176,88 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     return c;
   };
 
+  // HTTP/2: one tracker per session, whose socket pace all its streams share.
+  const sessions = new WeakMap<Http2Session, SharedConnection>();
+  const busySessions = new Set<SharedConnection>();
+
+  /** An HTTP/2 request: the connection's pace follows the shared-connection rules (decideConnectionPace). */
+  const handleShared = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (err?: unknown) => void,
+    session: Http2Session,
+    shared: { path: string; recordId: number; requestedRtpKbps?: number; paceKbps?: number; objectType?: CmcdObjectType },
+  ): void => {
+    let connection = sessions.get(session);
+    if (!connection) {
+      connection = new SharedConnection(session, session.socket as Socket, limits, log, (idle) => busySessions.delete(idle));
+      sessions.set(session, connection);
+    }
+    busySessions.add(connection);
+    const conn = connection.conn;
+    const current = conn.state.kernelPaceBytesPerSecond;
+    const concurrent = connection.streamsInFlight;
+    const decision = decideConnectionPace({
+      shared: true,
+      requestPaceKbps: shared.paceKbps,
+      connectionPaceKbps: connection.paceKbps,
+      busy: connection.busy,
+    });
+    let mechanism: PacingMechanism = decision.paceKbps === undefined ? 'none' : resolved.mechanism;
+    applyCongestionControl(conn, req);
+    const bytesPerSecond = decision.paceKbps === undefined ? null : kbpsToBytesPerSecond(decision.paceKbps);
+    if (mechanism === 'kernel' || (current !== undefined && bytesPerSecond === null)) {
+      if (applyKernelPace(conn, mechanism === 'kernel' ? bytesPerSecond : null, shared.path)) connection.paceKbps = decision.paceKbps;
+      else if (mechanism === 'kernel') mechanism = 'userspace';
+    }
+    if (mechanism !== 'kernel') connection.paceKbps = decision.paceKbps;
+    let info: TcpInfo | undefined;
+    try {
+      info = conn.tcpInfo();
+    } catch (err) {
+      log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
+    }
+    const tcp = tcpInfoReport(info);
+    const congestionControl = safe(() => conn.congestionControl());
+    appendHeader(
+      res,
+      'Server-Timing',
+      formatServerTiming({
+        requestedRtpKbps: shared.requestedRtpKbps,
+        appliedPaceKbps: decision.paceKbps,
+        mechanism,
+        congestionControl,
+        ...tcp,
+        recordId: shared.recordId,
+        sharedConnection: { reason: decision.reason, concurrent },
+      }),
+    );
+    if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
+    appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
+    active++;
+    const delivery = new StreamDelivery(res, (fields) => {
+      active--;
+      records.add({
+        ...fields,
+        id: shared.recordId,
+        path: shared.path,
+        requestedRtpKbps: shared.requestedRtpKbps,
+        appliedPaceKbps: decision.paceKbps,
+        mechanism,
+        congestionControl,
+        httpVersion: '2',
+        objectType: shared.objectType,
+        paceReason: decision.reason,
+      });
+    });
+    delivery.retransmitsBefore = tcp?.retransmits;
+    // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
+    const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
+    if (pacer) res.once('close', () => pacer.stop());
+    connection.add(delivery);
+    next();
+  };
+
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     // The URL as it reached this middleware: records keep this path (a router mounted later,
     // e.g. express.static under /media, rewrites req.url).
@@ -179,13 +267,19 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // response to its own record by id.
     const recordId = records.allocateId();
 
-    const reading = readRtp(req);
+    const cmcd = readCmcdRequest(req);
+    const reading = cmcd.rtp;
     if (reading.kind === 'invalid') log.debug(`sammy: ignored CMCD (${reading.source}) on ${path}: ${reading.reason}`);
     // The CMCD parameter changes on every request: it must never reach a file path or a cache key.
     req.url = withoutCmcd(url);
 
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
     const paceKbps = requestedRtpKbps !== undefined && resolved.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minKbps, maxKbps) : undefined;
+    const session = (req as unknown as Http2ServerRequest).stream?.session;
+    if (req.httpVersionMajor === 2 && session) {
+      handleShared(req, res, next, session, { path, recordId, requestedRtpKbps, paceKbps, objectType: cmcd.objectType });
+      return;
+    }
     const paceBytesPerSecond = paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps);
     // Until admitted, what the response plans; admission may fall back from kernel to userspace.
     let mechanism: PacingMechanism = paceKbps === undefined ? 'none' : resolved.mechanism;
@@ -240,7 +334,17 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
         onResponseDone: () => pacer?.stop(),
         onRecord: (fields) => {
           active--;
-          records.add({ ...fields, id: recordId, path, requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl });
+          records.add({
+            ...fields,
+            id: recordId,
+            path,
+            requestedRtpKbps,
+            appliedPaceKbps: paceKbps,
+            mechanism,
+            congestionControl,
+            httpVersion: req.httpVersion,
+            objectType: cmcd.objectType,
+          });
         },
       }),
     );
@@ -254,6 +358,8 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       value: () => {
         for (const c of [...busy]) c.shutdown();
         busy.clear();
+        for (const c of [...busySessions]) c.shutdown();
+        busySessions.clear();
       },
     },
   });

@@ -28,6 +28,8 @@ interface Libc {
   getsockopt(fd: number, level: number, name: number, value: Buffer, len: number[]): number;
   socket(domain: number, type: number, protocol: number): number;
   close(fd: number): number;
+  /** ioctl(fd, request, int *out). */
+  ioctlInt(fd: number, request: number, out: number[]): number;
   errno(): number;
 }
 
@@ -50,6 +52,7 @@ function loadLibc(): Libc | null {
       getsockopt: lib.func('int getsockopt(int, int, int, _Out_ void *, _Inout_ uint32_t *)'),
       socket: lib.func('int socket(int, int, int)'),
       close: lib.func('int close(int)'),
+      ioctlInt: lib.func('int ioctl(int, unsigned long, _Out_ int *)'),
       errno: () => koffi.errno(),
     } as Libc;
   } catch (err) {
@@ -131,6 +134,21 @@ export function getCongestionControl(fd: number): string {
   const raw = get(fd, IPPROTO_TCP, TCP_CONGESTION, CONGESTION_NAME_MAX, 'TCP_CONGESTION');
   const nul = raw.indexOf(0);
   return raw.subarray(0, nul < 0 ? raw.length : nul).toString('latin1');
+}
+
+/** SIOCOUTQ (= TIOCOUTQ): bytes in the send queue, written by the application and not yet acknowledged. */
+const SIOCOUTQ = 0x5411;
+
+/**
+ * Bytes the socket holds that the peer has not acknowledged (sent or not). With TCP_INFO bytes_acked
+ * it gives the stream offset of everything written so far, in the kernel's own byte count — the only
+ * one that holds under TLS, whose records and handshake Node's bytesWritten does not see.
+ */
+export function sendQueueBytes(fd: number): number {
+  const c = requireLibc();
+  const out = [0];
+  if (c.ioctlInt(fd, SIOCOUTQ, out) !== 0) throw new SocketOptionError(`ioctl(SIOCOUTQ) failed on fd ${fd}: errno ${c.errno()}`);
+  return out[0]!;
 }
 
 export function readTcpInfo(fd: number): TcpInfo {

@@ -1,0 +1,271 @@
+/**
+ * An HTTP/2 session's deliveries: many responses at once on one TCP connection, whose socket pace
+ * covers them all. The pace follows sammy-pacing-protocol's shared-connection rules
+ * (decideConnectionPace): while any response on the session is still being sent or awaits its
+ * acknowledgement, the pace only rises; on an idle session each request's own rtp (or none) decides.
+ *
+ * Delivery is followed in the kernel's byte count (TCP_INFO bytes_acked + SIOCOUTQ), the only one that
+ * holds under TLS and HTTP/2 framing: a finished response's end offset is taken once nothing of the
+ * session is left in Node (TLS and the session's queue empty, the stream's buffer empty), and the
+ * response is delivered when the client has acknowledged that offset. That end offset can only lie at
+ * or after the response's last byte, so `delivered` is never early. An aborted response's `bytes` is a
+ * lower bound: what it wrote, less everything the connection still held unacknowledged.
+ */
+import type { Socket } from 'node:net';
+import type { Http2Session } from 'node:http2';
+import type { ServerResponse } from 'node:http';
+import type { DeliveryEndReason } from 'sammy-pacing-protocol';
+import { ConnectionSocket } from './connection.js';
+import type { TrackedFields } from './delivery-tracker.js';
+import type { DeliveryLimits } from './delivery-connection.js';
+import type { SammyLogger } from './logger.js';
+import type { TcpInfo } from './tcp-info.js';
+
+const MIN_POLL_MS = 2;
+const MAX_POLL_MS = 250;
+const MAX_PROGRESS_CHECK_MS = 5000;
+const PROGRESS_CHECKS_PER_TIMEOUT = 8;
+
+/** What the compatibility API's response exposes of its stream. */
+interface StreamResponse extends ServerResponse {
+  stream?: { bufferSize?: number; rstCode?: number };
+}
+
+/** One response on the session. */
+export class StreamDelivery {
+  readonly res: StreamResponse;
+  readonly requestAt = performance.now();
+  readonly #wallOffset = Date.now() - this.requestAt;
+  readonly #onRecord: (fields: TrackedFields) => void;
+  /** Body bytes the handler wrote, and when the first left. */
+  bytes = 0;
+  /** `bytes` when the connection's queues were last read: the lower bound is taken against that read. */
+  bytesAtRead = 0;
+  firstByteAt: number | undefined;
+  /** The stream's own buffer (`buffered`) at the last read. */
+  bufferedAtRead = Infinity;
+  retransmitsBefore: number | undefined;
+  finished = false;
+  /** Kernel stream offset after this response's last byte, once known. */
+  endOffset: number | undefined;
+  recorded = false;
+
+  constructor(res: ServerResponse, onRecord: (fields: TrackedFields) => void) {
+    this.res = res as StreamResponse;
+    this.#onRecord = onRecord;
+    const write = res.write;
+    const end = res.end;
+    const count = (chunk: unknown, encoding: unknown) => {
+      this.firstByteAt ??= performance.now();
+      if (typeof chunk === 'string') this.bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      else if (chunk instanceof Uint8Array) this.bytes += chunk.byteLength;
+    };
+    res.write = function countedWrite(this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      count(chunk, rest[0]);
+      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as ServerResponse['write'];
+    res.end = function countedEnd(this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      if (typeof chunk !== 'function') count(chunk, rest[0]);
+      return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+    } as ServerResponse['end'];
+  }
+
+  /** Bytes still in Node for this stream (flow control, or not yet framed). */
+  get buffered(): number {
+    return this.res.stream?.bufferSize ?? 0;
+  }
+
+  end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    const endAt = performance.now();
+    const startAt = this.firstByteAt ?? this.requestAt;
+    const durationMs = Math.max(0, endAt - startAt);
+    this.#onRecord({
+      status: this.res.statusCode,
+      bytes,
+      bytesExact,
+      bytesWritten: this.bytes,
+      startedAt: Math.round(this.#wallOffset + startAt),
+      finishedAt: Math.round(this.#wallOffset + endAt),
+      durationMs,
+      achievedKbps: durationMs > 0 ? (bytes * 8) / durationMs : 0,
+      retransmits: info && this.retransmitsBefore !== undefined ? info.totalRetrans - this.retransmitsBefore : undefined,
+      rttMs: info ? info.rttUs / 1000 : undefined,
+      endReason: reason,
+      aborted: reason !== 'delivered' && reason !== 'sent',
+    });
+  }
+}
+
+export class SharedConnection {
+  readonly conn: ConnectionSocket;
+  readonly #session: Http2Session;
+  readonly #socket: Socket;
+  readonly #limits: DeliveryLimits;
+  readonly #log: SammyLogger;
+  readonly #onIdle: (c: SharedConnection) => void;
+  readonly #streams = new Set<StreamDelivery>();
+  /** The pace on the connection, kbps (the kernel's, or the userspace pacers'); undefined when unpaced. */
+  paceKbps: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #acked: number | undefined;
+  #outq = 0;
+  /** Unacknowledged bytes in the kernel and in Node's TLS buffer at the last read. */
+  #heldAtRead = Infinity;
+  #info: TcpInfo | undefined;
+  #lastProgressAt = performance.now();
+  #closed = false;
+  #stalled = false;
+
+  constructor(session: Http2Session, socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: SharedConnection) => void) {
+    this.#session = session;
+    this.#socket = socket;
+    this.conn = new ConnectionSocket(socket);
+    this.#limits = limits;
+    this.#log = log;
+    this.#onIdle = onIdle;
+    // The fd is gone once the socket closes: read the last acknowledgement while it is still open.
+    session.once('close', () => this.#close());
+    socket.once('close', () => this.#close());
+  }
+
+  /** Some response on the session is still being written, or waits for its last acknowledgement. */
+  get busy(): boolean {
+    return this.#streams.size > 0;
+  }
+
+  get streamsInFlight(): number {
+    return this.#streams.size;
+  }
+
+  add(delivery: StreamDelivery): void {
+    if (this.#closed) {
+      delivery.end('closed', 0, true, undefined);
+      return;
+    }
+    this.#streams.add(delivery);
+    delivery.res.once('finish', () => {
+      delivery.finished = true;
+      this.#poll();
+    });
+    delivery.res.once('close', () => {
+      // The stream closed first (RST_STREAM, session gone): whatever the connection still holds may
+      // be this stream's, so count only what it wrote less all of that.
+      // Closed before its end was written, or reset (RST_STREAM: its queued data is dropped, even after
+      // `finish`). The reset stream's buffer is already gone: the bound comes from the last consistent read.
+      const reset = (delivery.res.stream?.rstCode ?? 0) !== 0;
+      if (!delivery.finished || reset) this.#endUndelivered(delivery, 'closed');
+      this.#poll();
+    });
+    this.#poll();
+  }
+
+  /** Bytes the session holds in Node (TLS socket buffer), or Infinity when its framing queue is not empty. */
+  #sessionBuffered(): number {
+    const queued = (this.#session as unknown as { state?: { outboundQueueSize?: number } }).state?.outboundQueueSize ?? 0;
+    return queued > 1 ? Infinity : this.#socket.writableLength;
+  }
+
+  #read(): void {
+    if (this.#closed) return;
+    try {
+      const info = this.conn.tcpInfo();
+      const outq = this.conn.sendQueue();
+      if (!info || info.bytesAcked === undefined || outq === undefined) return;
+      const acked = Number(info.bytesAcked);
+      if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
+      this.#acked = acked;
+      this.#outq = outq;
+      this.#info = info;
+      this.#heldAtRead = outq + this.#socket.writableLength;
+      for (const d of this.#streams) {
+        d.bytesAtRead = d.bytes;
+        d.bufferedAtRead = d.buffered;
+      }
+    } catch (err) {
+      this.#log.debug(`sammy: TCP_INFO on an HTTP/2 session: ${(err as Error).message}`);
+    }
+  }
+
+  #endUndelivered(d: StreamDelivery, reason: DeliveryEndReason): void {
+    this.#streams.delete(d);
+    // What the stream had written at the last read, less all the connection held then: a lower bound.
+    const bytes = Math.max(0, d.bytesAtRead - this.#heldAtRead - d.bufferedAtRead);
+    d.end(reason, bytes, d.bytes === 0, this.#info);
+  }
+
+  #poll(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#read();
+    const acked = this.#acked;
+    if (acked === undefined) {
+      // No TCP_INFO (not Linux): a finished response was handed to the OS in full, receipt unknown.
+      for (const d of this.#streams) if (d.finished) this.#streams.delete(d), d.end('sent', d.bytes, false, undefined);
+    } else {
+      const sessionBuffered = this.#sessionBuffered();
+      for (const d of this.#streams) {
+        if (!d.finished) continue;
+        if (d.endOffset === undefined && sessionBuffered === 0 && d.buffered === 0) d.endOffset = acked + this.#outq;
+        if (d.endOffset !== undefined && acked >= d.endOffset) {
+          this.#streams.delete(d);
+          d.end('delivered', d.bytes, true, this.#info);
+        }
+      }
+    }
+    if (this.#streams.size === 0) {
+      this.#onIdle(this);
+      return;
+    }
+    const now = performance.now();
+    if (this.#outq === 0) this.#lastProgressAt = now;
+    if (this.#outq > 0 && now - this.#lastProgressAt >= this.#limits.progressTimeoutMs) {
+      this.#stalled = true;
+      this.#log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
+      this.#session.destroy();
+      this.#socket.destroy();
+      return;
+    }
+    const waiting = [...this.#streams].some((d) => d.finished);
+    let ms: number;
+    if (waiting && acked !== undefined) {
+      const rate = this.#rate();
+      const left = Math.max(1, this.#outq);
+      const min = Math.max(MIN_POLL_MS, (this.#info?.rttUs ?? 0) / 4000);
+      ms = Math.min(MAX_POLL_MS, Math.max(min, rate ? (left * 1000) / rate / 2 : MIN_POLL_MS * 2));
+    } else {
+      ms = Math.min(MAX_PROGRESS_CHECK_MS, Math.max(MIN_POLL_MS, this.#limits.progressTimeoutMs / PROGRESS_CHECKS_PER_TIMEOUT));
+    }
+    this.#timer = setTimeout(() => this.#poll(), ms);
+  }
+
+  #rate(): number | undefined {
+    const pace = this.conn.state.kernelPaceBytesPerSecond;
+    const delivery = this.#info?.deliveryRate !== undefined ? Number(this.#info.deliveryRate) : undefined;
+    const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
+    return rates.length > 0 ? Math.min(...rates) : undefined;
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    const acked = this.#acked;
+    for (const d of [...this.#streams]) {
+      if (d.finished && d.endOffset !== undefined && acked !== undefined && acked >= d.endOffset) {
+        this.#streams.delete(d);
+        d.end('delivered', d.bytes, true, this.#info);
+      } else this.#endUndelivered(d, this.#stalled ? 'stalled' : 'closed');
+    }
+    this.#onIdle(this);
+  }
+
+  /** Ends every delivery now (the server is closing). */
+  shutdown(): void {
+    this.#read();
+    for (const d of [...this.#streams]) this.#endUndelivered(d, 'shutdown');
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#onIdle(this);
+  }
+}

@@ -1,0 +1,111 @@
+/** An HTTP/2 (TLS, ALPN h2 + http/1.1) origin and node:http2 clients on loopback, for the shared-connection tests. */
+import { connect, createSecureServer, type ClientHttp2Session, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import finalhandler from 'finalhandler';
+import Router from 'router';
+import serveStatic from 'serve-static';
+import { generate } from 'selfsigned';
+import { MEDIA_PATH } from 'sammy-pacing-protocol';
+import { silentLogger } from '../src/logger.js';
+import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
+import type { PacingMode } from '../src/pacing-mechanism.js';
+import { setMaxSegmentSize } from '../src/socket-options.js';
+import { ETHERNET_MSS } from './helpers.js';
+
+export interface H2Origin {
+  url: string;
+  port: number;
+  server: Http2SecureServer;
+  pacing: SammyPacingHandler;
+  /** Certificate (PEM) clients trust. */
+  cert: string;
+  close(): Promise<void>;
+}
+
+let certificate: Promise<{ private: string; cert: string }> | undefined;
+function testCertificate() {
+  return (certificate ??= generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+  }) as Promise<{ private: string; cert: string }>);
+}
+
+/**
+ * `sammyPacing()` + `serve-static` behind Express's own router (no Express app: Express 5 does not run
+ * on node:http2's compatibility API) on an HTTPS server speaking h2 and http/1.1.
+ */
+export async function startH2Origin(mediaDir: string, opts: Omit<SammyPacingOptions, 'mechanism'> & { pacing?: PacingMode } = {}): Promise<H2Origin> {
+  const { pacing: mechanism, ...pacingOptions } = opts;
+  const { private: key, cert } = await testCertificate();
+  const pacing = sammyPacing({ logger: silentLogger, mechanism, ...pacingOptions });
+  const router = Router();
+  router.use(pacing);
+  router.use(MEDIA_PATH, serveStatic(mediaDir, { fallthrough: false, index: false }));
+  const server = createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => router(req, res, finalhandler(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const fd = (server as unknown as { _handle?: { fd?: number } })._handle?.fd;
+  if (fd !== undefined) setMaxSegmentSize(fd, ETHERNET_MSS);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://localhost:${port}`,
+    port,
+    server,
+    pacing,
+    cert,
+    close: () =>
+      new Promise<void>((resolve) => {
+        pacing.close();
+        server.close(() => resolve());
+        // Sessions still open (a test's client) would hold close() for ever.
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+export function h2Connect(origin: Pick<H2Origin, 'url' | 'cert'>): Promise<ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const session = connect(origin.url, { ca: origin.cert });
+    session.once('connect', () => resolve(session));
+    session.once('error', reject);
+  });
+}
+
+export interface H2Fetched {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: number;
+  /** performance.now() of the first and last body byte. */
+  firstByteAt: number;
+  lastByteAt: number;
+  sentAt: number;
+  /** Body rate from sending the request to the last byte, kbps. */
+  rateKbps: number;
+}
+
+/** One stream on `session`; resolves when its body has arrived. */
+export function h2Get(session: ClientHttp2Session, path: string, headers: Record<string, string> = {}): Promise<H2Fetched> {
+  return new Promise((resolve, reject) => {
+    const sentAt = performance.now();
+    const stream = session.request({ ':path': path, ...headers });
+    let status = 0;
+    let responseHeaders: IncomingHttpHeaders = {};
+    let bytes = 0;
+    let firstByteAt = 0;
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      responseHeaders = h;
+    });
+    stream.on('data', (d: Buffer) => {
+      if (bytes === 0) firstByteAt = performance.now();
+      bytes += d.length;
+    });
+    stream.on('end', () => {
+      const lastByteAt = performance.now();
+      const ms = lastByteAt - sentAt;
+      resolve({ status, headers: responseHeaders, bytes, firstByteAt, lastByteAt, sentAt, rateKbps: ms > 0 ? (bytes * 8) / ms : Infinity });
+    });
+    stream.on('error', reject);
+    stream.end();
+  });
+}

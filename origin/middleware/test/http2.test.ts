@@ -1,0 +1,182 @@
+/**
+ * HTTP/2: every stream of a session shares one TCP connection and so one socket pace. The rules
+ * (sammy-pacing-protocol decideConnectionPace) tested with node:http2 clients on a real TLS origin:
+ * (1) a paced response is never unpaced or re-paced lower by a concurrent request without rtp or with
+ * a smaller one; (2) a pace never outlives the media session: on an idle connection each request's own
+ * rtp (or none) decides.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientHttp2Session } from 'node:http2';
+import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
+import { h2Connect, h2Get, startH2Origin, type H2Origin } from './http2-helpers.js';
+
+const VIDEO_KBPS = 8000;
+const AUDIO_KBPS = 1000;
+const media = makeMediaDir([2000, VIDEO_KBPS, 40000]);
+afterAll(() => media.remove());
+
+const video = `/media/test/seg-${VIDEO_KBPS}.m4s`;
+const cmcd = (rtp: number, ot: string) => `CMCD=${encodeURIComponent(`ot=${ot},rtp=${rtp}`)}`;
+
+function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryRecord> {
+  const id = parseServerTiming(String(serverTiming)).recordId;
+  expect(id, 'Server-Timing carries the record id').toBeTypeOf('number');
+  let found: DeliveryRecord | undefined;
+  return waitFor(() => (found = origin.pacing.records.list().find((r) => r.id === id)) !== undefined, 10_000).then(() => found!);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('HTTP/2: one pace per connection, shared by its streams', () => {
+  let origin: H2Origin;
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    origin = await startH2Origin(media.dir);
+    session = await h2Connect(origin);
+    // Past the kernel's unpaced first segments, and an idle connection to start from.
+    await h2Get(session, '/media/test/warm.m4s');
+  });
+  afterAll(async () => {
+    session.close();
+    await origin.close();
+  });
+  // Each case starts on an idle connection: the previous case's responses delivered and recorded.
+  beforeEach(() => waitFor(() => origin.pacing.activeResponses === 0, 10_000));
+
+  it('negotiates h2 and paces a segment at its rtp, reporting the connection pace', async () => {
+    const res = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    expect(res.status).toBe(200);
+    expect(res.bytes).toBe(bodyBytesFor(VIDEO_KBPS));
+    expect(relativeError(res.rateKbps, VIDEO_KBPS), `achieved ${res.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+    const report = parseServerTiming(String(res.headers['server-timing']));
+    expect(report).toMatchObject({ requestedRtpKbps: VIDEO_KBPS, appliedPaceKbps: VIDEO_KBPS, mechanism: 'kernel', sharedConnection: { reason: 'own' } });
+    const record = await recordOf(origin, res.headers['server-timing']);
+    expect(record).toMatchObject({ httpVersion: '2', objectType: 'v', paceReason: 'own', endReason: 'delivered', aborted: false, bytes: res.bytes, bytesExact: true });
+    expect(relativeError(record.achievedKbps, res.rateKbps)).toBeLessThan(0.1);
+  });
+
+  it('(1) a manifest without rtp mid-transfer keeps the pace: the segment still arrives at its rtp', async () => {
+    const segment = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    await sleep(300);
+    const manifest = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' });
+    const seg = await segment;
+    expect(parseServerTiming(String(manifest.headers['server-timing']))).toMatchObject({
+      appliedPaceKbps: VIDEO_KBPS,
+      sharedConnection: { reason: 'kept', concurrent: 1 },
+    });
+    expect(relativeError(seg.rateKbps, VIDEO_KBPS), `segment achieved ${seg.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+    expect((await recordOf(origin, manifest.headers['server-timing'])).paceReason).toBe('kept');
+  });
+
+  it('(1) a concurrent audio request with a smaller rtp does not throttle the video', async () => {
+    const segment = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    await sleep(200);
+    const audio = await h2Get(session, `/media/test/warm.m4s?${cmcd(AUDIO_KBPS, 'a')}`);
+    const seg = await segment;
+    expect(parseServerTiming(String(audio.headers['server-timing']))).toMatchObject({
+      requestedRtpKbps: AUDIO_KBPS,
+      appliedPaceKbps: VIDEO_KBPS,
+      sharedConnection: { reason: 'kept' },
+    });
+    // The two streams share the connection's pace (which is why Sammy's players ask for top video +
+    // top audio): together they arrive at the video's rtp. Throttled to the audio's 1000 kbps, the
+    // pair would take 8× as long.
+    const together = ((seg.bytes + audio.bytes) * 8) / (Math.max(seg.lastByteAt, audio.lastByteAt) - seg.sentAt);
+    expect(relativeError(together, VIDEO_KBPS), `together ${together.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+  });
+
+  it('(1) a concurrent request with a larger rtp raises the pace', async () => {
+    const slow = h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    await sleep(200);
+    const fast = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    expect(parseServerTiming(String(fast.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'raised' } });
+    await slow;
+  });
+
+  it('(2) on an idle connection a request without rtp is unpaced, and a lower rtp applies as asked', async () => {
+    const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    await recordOf(origin, paced.headers['server-timing']); // delivered: the connection is idle again
+    const unpaced = await h2Get(session, '/media/test/seg-40000.m4s');
+    expect(parseServerTiming(String(unpaced.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own', concurrent: 0 } });
+    expect(unpaced.rateKbps, 'unpaced, far faster than the old pace').toBeGreaterThan(VIDEO_KBPS * 3);
+    await recordOf(origin, unpaced.headers['server-timing']);
+    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    expect(relativeError(lower.rateKbps, 2000), `achieved ${lower.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+  });
+});
+
+describe('HTTP/2: bad input, aborts and floods', () => {
+  let origin: H2Origin;
+  beforeAll(async () => {
+    origin = await startH2Origin(media.dir);
+  });
+  afterAll(() => origin.close());
+
+  it('malformed CMCD is ignored: served unpaced', async () => {
+    const session = await h2Connect(origin);
+    try {
+      for (const q of ['CMCD=rtp%3D-5', 'CMCD=rtp%3Dabc', `CMCD=${'x'.repeat(5000)}`, 'CMCD=%E0%A4%A']) {
+        const res = await h2Get(session, `/media/test/manifest.mpd?${q}`);
+        expect(res.status, q).toBe(200);
+        expect(parseServerTiming(String(res.headers['server-timing'])).mechanism, q).toBe('none');
+      }
+      const header = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-status': 'rtp=1e999' });
+      expect(header.status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('RST_STREAM mid-transfer: the record says aborted, never more bytes than the client got plus what was in flight', async () => {
+    const session = await h2Connect(origin);
+    const received = await new Promise<number>((resolve) => {
+      const stream = session.request({ ':path': `${video}?${cmcdQuery(VIDEO_KBPS)}` });
+      let got = 0;
+      stream.on('data', (d: Buffer) => {
+        got += d.length;
+        if (got > 200_000) {
+          stream.close(0x8); // CANCEL
+          resolve(got);
+        }
+      });
+      stream.end();
+    });
+    // The same session serves on.
+    const after = await h2Get(session, '/media/test/manifest.mpd');
+    expect(after.status).toBe(200);
+    await waitFor(() => origin.pacing.records.list().some((r) => r.path === video && r.aborted), 10_000);
+    const record = origin.pacing.records.list().find((r) => r.path === video && r.aborted)!;
+    expect(record).toMatchObject({ endReason: 'closed', aborted: true, bytesExact: false, httpVersion: '2' });
+    expect(record.bytes).toBeLessThanOrEqual(received);
+    expect(record.bytesWritten).toBeGreaterThanOrEqual(record.bytes);
+    session.close();
+  });
+
+  it('a client that opens 1000 streams at once: the server serves it and others, and tracks nothing afterwards', async () => {
+    const flood = await h2Connect(origin);
+    const results = await Promise.allSettled(Array.from({ length: 1000 }, () => h2Get(flood, `/media/test/manifest.mpd?${cmcdQuery(4000)}`)));
+    const ok = results.filter((r) => r.status === 'fulfilled' && r.value.status === 200).length;
+    // Beyond the server's concurrent-stream limit a stream may be refused; none may be a server error.
+    for (const r of results) if (r.status === 'fulfilled') expect(r.value.status).toBe(200);
+    expect(ok).toBeGreaterThan(0);
+    const other = await h2Connect(origin);
+    expect((await h2Get(other, '/media/test/manifest.mpd')).status).toBe(200);
+    flood.close();
+    other.close();
+    await waitFor(() => origin.pacing.activeResponses === 0, 10_000);
+  });
+
+  it('a session that goes away mid-transfer ends its records as closed', async () => {
+    const session = await h2Connect(origin);
+    const stream = session.request({ ':path': `${video}?${cmcdQuery(VIDEO_KBPS)}` });
+    stream.on('data', () => {});
+    stream.on('error', () => {});
+    stream.end();
+    await sleep(300);
+    session.destroy();
+    await waitFor(() => origin.pacing.activeResponses === 0, 10_000);
+    const last = origin.pacing.records.list().at(-1)!;
+    expect(last).toMatchObject({ path: video, aborted: true });
+  });
+});
