@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-/** `npm start`: generate the test ladder on first use, then serve the demo site and media on http://localhost:8080. */
+/**
+ * `npm start`: generate the test ladder on first use, then serve the demo site and media on
+ * https://localhost:8443 (HTTP/2 and HTTP/1.1, a development certificate generated on first use) and
+ * on http://localhost:8080 (HTTP/1.1: the quick start, no certificate to trust).
+ */
 import { parseArgs } from 'node:util';
 import {
   isCongestionControl,
@@ -12,15 +16,22 @@ import {
   type CongestionControl,
 } from 'sammy-pacing-protocol';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
-import { isPacingMode, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
-import { DEFAULT_HOST, DEFAULT_PORT, startOrigin } from './server.js';
+import { DeliveryRecordLog, isPacingMode, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
+import { certificateFromFiles, devCertificate, type TlsCredentials } from './dev-certificate.js';
+import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, startOrigin, type RunningOrigin, type StartOriginOptions } from './server.js';
 
 const HELP = `Usage: sammy-origin [options]
 
-Serves the Sammy demo site at / and DASH media at /media/, pacing each response at its CMCD rtp.
+Serves the Sammy demo site at / and DASH media at /media/, pacing each response at its CMCD rtp,
+over HTTPS (HTTP/2 and HTTP/1.1) and plain HTTP (HTTP/1.1).
 
 Options:
-  --port <n>          TCP port (default: $PORT or ${DEFAULT_PORT}; 0 = any free port)
+  --https-port <n>    HTTPS port, HTTP/2 + HTTP/1.1 (default: ${DEFAULT_HTTPS_PORT}; 0 = any free port)
+  --port <n>          plain HTTP port, HTTP/1.1 (default: $PORT or ${DEFAULT_PORT}; 0 = any free port)
+  --no-https          plain HTTP only
+  --no-http           HTTPS only
+  --cert <file>       PEM certificate for HTTPS (with --key); default: a development certificate
+  --key <file>        its PEM private key     for localhost, generated once into .cache/tls/
   --host <addr>       listen address (default: ${DEFAULT_HOST})
   --media-dir <dir>   serve your own DASH content at /media/ (default: $SAMMY_MEDIA_DIR or the
                       generated test ladder, ${DEFAULT_MANIFEST_PATH})
@@ -53,6 +64,11 @@ try {
   parsed = parseArgs({
     options: {
       port: { type: 'string' },
+      'https-port': { type: 'string' },
+      'no-https': { type: 'boolean' },
+      'no-http': { type: 'boolean' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
       host: { type: 'string' },
       'media-dir': { type: 'string' },
       pacing: { type: 'string' },
@@ -76,13 +92,24 @@ if (values.help) {
 if (values.pacing !== undefined && !isPacingMode(values.pacing)) fail(`unknown --pacing ${JSON.stringify(values.pacing)}`);
 if (values.cc !== undefined && !isCongestionControl(values.cc)) fail(`unknown --cc ${JSON.stringify(values.cc)}`);
 if (values.records && values['no-records']) fail('--records and --no-records contradict each other');
+if (values['no-http'] && values['no-https']) fail('--no-http and --no-https leave nothing to serve');
+if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');
 const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PORT;
+const httpsPort = numberOption('https-port', values['https-port']) ?? DEFAULT_HTTPS_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
 
 if (mediaDir === undefined) await ensureContent();
 
-const origin = await startOrigin({
-  port,
+let tls: TlsCredentials | undefined;
+if (!values['no-https']) {
+  try {
+    tls = values.cert !== undefined ? certificateFromFiles(values.cert, values.key!) : await devCertificate();
+  } catch (err) {
+    fail(`cannot read the certificate: ${(err as Error).message}`);
+  }
+}
+
+const common: StartOriginOptions = {
   host: values.host,
   mediaDir: mediaDir ?? DEFAULT_MEDIA_ROOT,
   pacing: values.pacing as PacingMode | undefined,
@@ -91,20 +118,35 @@ const origin = await startOrigin({
   serveRecords: values.records ? true : values['no-records'] ? false : undefined,
   minPaceKbps: numberOption('min-pace', values['min-pace']),
   maxPaceKbps: numberOption('max-pace', values['max-pace']),
-});
+  // One log for both listeners: the demo page sees every response, whichever protocol carried it.
+  records: new DeliveryRecordLog(),
+};
+const origins: RunningOrigin[] = [];
+if (tls) origins.push(await startOrigin({ ...common, port: httpsPort, tls }));
+if (!values['no-http']) origins.push(await startOrigin({ ...common, port }));
 
-const shown = origin.url.replace('127.0.0.1', 'localhost');
-console.log(`sammy-origin: serving on ${shown}/`);
+for (const origin of origins) {
+  const shown = origin.url.replace('127.0.0.1', 'localhost');
+  console.log(`sammy-origin: serving on ${shown}/ (${origin.protocol === 'https' ? 'HTTP/2 and HTTP/1.1 over TLS' : 'HTTP/1.1'})`);
+}
+const first = origins[0]!;
+const shown = first.url.replace('127.0.0.1', 'localhost');
+if (tls && values.cert === undefined) {
+  console.log(`sammy-origin: the HTTPS certificate is a development one for localhost (${tls.certPath}); to trust it:
+  Chromium/Chrome: start it with --ignore-certificate-errors-spki-list=${tls.spkiHash} (trusts this key only)
+  or import ${tls.certPath} as a trusted authority (Firefox: Settings → Certificates → Authorities);
+  curl --cacert ${tls.certPath} ${shown}/`);
+}
 if (mediaDir === undefined) console.log(`sammy-origin: test ladder at ${shown}${DEFAULT_MANIFEST_PATH}`);
 else console.log(`sammy-origin: media from ${mediaDir} at ${shown}/media/`);
-console.log(origin.records ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)` : 'sammy-origin: delivery records not published (--records to publish them)');
+console.log(first.records ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)` : 'sammy-origin: delivery records not published (--records to publish them)');
 
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) process.exit(130); // a second Ctrl-C: leave now
   stopping = true;
   console.log(`\nsammy-origin: ${signal}, closing`);
-  origin.close().then(
+  Promise.all(origins.map((o) => o.close())).then(
     () => process.exit(0),
     (err: Error) => {
       console.error(`sammy-origin: ${err.message}`);

@@ -1,10 +1,19 @@
-/** `startOrigin()`: the demo site, the media and the records from one origin, every response paced. */
+/**
+ * `startOrigin()`: the demo site, the media and the records from one origin, every response paced.
+ *
+ * One handler chain on Express's own router (the `router` package Express 5 is built on), served by
+ * node:http (plain HTTP/1.1) or node:http2 (HTTPS with ALPN: h2, and http/1.1 for clients without it).
+ * Not an Express app: Express 5 swaps each request's prototype for one built on node:http's
+ * IncomingMessage, which breaks node:http2's compatibility objects (it crashes on the first h2
+ * request); the router and the middleware (cors, serve-static, sammy-pacing-express) run on both.
+ */
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import cors from 'cors';
-import express, { type ErrorRequestHandler } from 'express';
-import { STATUS_CODES } from 'node:http';
+import finalhandler from 'finalhandler';
+import Router from 'router';
 import { MEDIA_PATH, type CongestionControl } from 'sammy-pacing-protocol';
 import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
 import {
@@ -18,10 +27,13 @@ import {
   type SammyRecordsHandler,
 } from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
-import { serveMedia, serveSite } from './static-media.js';
+import { answer, serveMedia, serveSite, type Handler } from './static-media.js';
+import type { TlsCredentials } from './dev-certificate.js';
 
 export { MEDIA_PATH };
 export const DEFAULT_PORT = 8080;
+/** The HTTPS (h2 + http/1.1) port of `npm start`. */
+export const DEFAULT_HTTPS_PORT = 8443;
 export const DEFAULT_HOST = '127.0.0.1';
 /**
  * Largest request head accepted, bytes. Node's default (16 KB) answers 431 to a request carrying an
@@ -75,13 +87,25 @@ export interface StartOriginOptions {
   logger?: SammyLogger;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
+  /**
+   * Serve HTTPS with these credentials, HTTP/2 and HTTP/1.1 by ALPN (devCertificate() makes one for
+   * localhost). Default: plain HTTP/1.1.
+   */
+  tls?: TlsCredentials;
 }
 
+/** A request listener for node:http and node:http2 (compatibility API) alike. */
+export type OriginHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
 export interface RunningOrigin {
-  /** e.g. http://127.0.0.1:8080 (no trailing slash). */
+  /** e.g. http://127.0.0.1:8080 or https://localhost:8443 (no trailing slash). */
   url: string;
   port: number;
-  server: Server;
+  server: Server | Http2SecureServer;
+  /** `https` (h2 and http/1.1) or `http` (http/1.1). */
+  protocol: 'http' | 'https';
+  /** The TLS credentials served, when HTTPS. */
+  tls?: TlsCredentials;
   pacing: SammyPacingHandler;
   /** The records handler, when records are served. */
   records: SammyRecordsHandler | undefined;
@@ -97,14 +121,23 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-const errorHandler: ErrorRequestHandler = (err: { status?: number; statusCode?: number }, _req, res, next) => {
+/**
+ * The router's types name node:http's request and response; every handler here runs on node:http2's
+ * compatibility objects as well (tested over h2).
+ */
+function routed(handler: Handler | ((...args: never[]) => void)): Router.RequestHandler {
+  return handler as unknown as Router.RequestHandler;
+}
+
+/** Errors (serve-static's 400/403/404, …) as plain text; what the chain leaves unanswered is finalhandler's 404. */
+function errorHandler(err: { status?: number; statusCode?: number }, _req: unknown, res: ServerResponse | Http2ServerResponse, next: (err?: unknown) => void): void {
   if (res.headersSent) return next(err);
   const status = err.status ?? err.statusCode ?? 500;
-  res.status(status).type('text/plain').send(`${status} ${STATUS_CODES[status] ?? ''}\n`);
-};
+  answer(res, status, `${status} ${STATUS_CODES[status] ?? ''}\n`);
+}
 
 export function createOriginApp(opts: StartOriginOptions = {}): {
-  app: express.Express;
+  handler: OriginHandler;
   pacing: SammyPacingHandler;
   records: SammyRecordsHandler | undefined;
 } {
@@ -119,24 +152,61 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     records: opts.records,
     logger: opts.logger,
   });
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', 'strong');
+  const router = Router();
   // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
   const records = (opts.serveRecords ?? isLoopbackHost(opts.host ?? DEFAULT_HOST)) ? sammyRecords(pacing.records) : undefined;
-  if (records) app.use(records);
-  app.use(cors(sammyCorsOptions));
-  app.use(pacing);
-  app.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT));
-  if (existsSync(siteDir)) app.use(serveSite(siteDir));
-  else app.get('/', (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(placeholderPage(siteDir, records !== undefined)));
-  app.use(errorHandler);
-  return { app, pacing, records };
+  if (records) router.use(routed(records));
+  router.use(routed(cors(sammyCorsOptions)));
+  router.use(routed(pacing));
+  router.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT).map(routed));
+  if (existsSync(siteDir)) router.use(serveSite(siteDir).map(routed));
+  else {
+    const page = placeholderPage(siteDir, records !== undefined);
+    router.get('/', (_req, res) => {
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.end(page);
+    });
+  }
+  router.use(errorHandler as unknown as Router.ErrorRequestHandler);
+  const handler: OriginHandler = (req, res) => router(req as IncomingMessage, res as ServerResponse, finalhandler(req as IncomingMessage, res as ServerResponse));
+  return { handler, pacing, records };
+}
+
+/**
+ * HTTPS, h2 and http/1.1 by ALPN. HTTP/1.1 requests on it go through node:http's own connection
+ * handling, which reads its timeouts from the server object: the same media-origin values as plain HTTP.
+ * HTTP/2 sessions: at most 100 concurrent streams each (a player needs a handful), and a request head
+ * list as large as the HTTP/1.1 one.
+ */
+function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: OriginHandler): Http2SecureServer {
+  const server = createSecureServer(
+    {
+      key: tls.key,
+      cert: tls.cert,
+      allowHTTP1: true,
+      maxSessionMemory: 64,
+      settings: { maxConcurrentStreams: 100, maxHeaderListSize: maxHeaderSize },
+      maxHeaderListPairs: 256,
+    },
+    handler,
+  );
+  Object.assign(server, MEDIA_ORIGIN_SERVER_OPTIONS, { maxHeaderSize });
+  const open = new Set<Socket>();
+  sockets.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  // An h2 session with nothing to do for the keep-alive time is closed, as an idle HTTP/1.1 connection is.
+  server.setTimeout(MEDIA_ORIGIN_SERVER_OPTIONS.keepAliveTimeout);
+  return server;
 }
 
 export async function startOrigin(opts: StartOriginOptions = {}): Promise<RunningOrigin> {
-  const { app, pacing, records } = createOriginApp(opts);
-  const server = createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize: opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES }, app);
+  const { handler, pacing, records } = createOriginApp(opts);
+  const maxHeaderSize = opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES;
+  const server = opts.tls ? secureServer(opts.tls, maxHeaderSize, handler) : createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize }, handler);
   const host = opts.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -148,10 +218,14 @@ export async function startOrigin(opts: StartOriginOptions = {}): Promise<Runnin
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  const protocol = opts.tls ? 'https' : 'http';
   return {
-    url: `http://${urlHost}:${port}`,
+    // The development certificate names localhost; the loopback address is shown by that name.
+    url: `${protocol}://${opts.tls && urlHost === '127.0.0.1' ? 'localhost' : urlHost}:${port}`,
     port,
     server,
+    protocol,
+    tls: opts.tls,
     pacing,
     records,
     close: () =>
@@ -159,7 +233,15 @@ export async function startOrigin(opts: StartOriginOptions = {}): Promise<Runnin
         records?.close();
         pacing.close();
         server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
+        (server as Partial<Server>).closeAllConnections?.();
+        if (opts.tls) destroySessions(server as Http2SecureServer);
       })),
   };
+}
+
+const sockets = new WeakMap<Http2SecureServer, Set<Socket>>();
+
+/** node:http2 has no closeAllConnections: close() waits for every session, so end them. */
+function destroySessions(server: Http2SecureServer): void {
+  for (const socket of sockets.get(server) ?? []) socket.destroy();
 }

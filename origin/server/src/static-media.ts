@@ -3,9 +3,21 @@
  * outside the served directory is ever sent, symlinks included.
  */
 import { realpath } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { extname, join, sep } from 'node:path';
-import express, { type RequestHandler } from 'express';
+import serveStatic from 'serve-static';
+
+/** A Connect-style handler on node:http's or node:http2's request and response (Express's router runs either). */
+export type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse, next: (err?: unknown) => void) => void;
+
+/** A plain-text answer, on either protocol. */
+export function answer(res: ServerResponse | Http2ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
 
 /** DASH types the generic MIME table gets wrong or lacks. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -16,10 +28,10 @@ const MEDIA_TYPES: Record<string, string> = {
   '.m4v': 'video/mp4',
 };
 
-/** realpath errors that mean "no such file": express.static answers those (404, or falls through). */
+/** realpath errors that mean "no such file": serve-static answers those (404, or falls through). */
 const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
 
-/** `serve` also when the file is missing: express.static then answers 404 (or falls through). */
+/** `serve` also when the file is missing: serve-static then answers 404 (or falls through). */
 async function verdict(root: Promise<string>, relative: string): Promise<'serve' | 'forbidden' | 'unreadable'> {
   try {
     const base = await root;
@@ -32,11 +44,11 @@ async function verdict(root: Promise<string>, relative: string): Promise<'serve'
 }
 
 /**
- * Refuses (403) a request whose file, every symlink resolved, lies outside `root`: express.static
+ * Refuses (403) a request whose file, every symlink resolved, lies outside `root`: serve-static
  * refuses `..` but follows symlinks, so `evil.m4s -> /etc/passwd` in a media directory would be
  * served. A symlink inside the root to a file inside it is served as usual.
  */
-export function containedIn(root: string): RequestHandler {
+export function containedIn(root: string): Handler {
   let realRoot: Promise<string> | undefined;
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -46,7 +58,7 @@ export function containedIn(root: string): RequestHandler {
     try {
       relative = decodeURIComponent(q < 0 ? url : url.slice(0, q));
     } catch {
-      return next(); // malformed encoding: express.static answers 400
+      return next(); // malformed encoding: serve-static answers 400
     }
     if (relative.includes('\0')) return next(); // likewise
     // A root that does not exist yet (content generated later) is looked up again next time.
@@ -56,9 +68,9 @@ export function containedIn(root: string): RequestHandler {
     }));
     verdict(rootPromise, relative).then((v) => {
       if (v === 'serve') next();
-      else if (v === 'forbidden') res.status(403).type('text/plain').send('403 Forbidden\n');
+      else if (v === 'forbidden') answer(res, 403, '403 Forbidden\n');
       // A symlink loop, a directory it may not read: nothing to serve, and no 5xx for it.
-      else res.status(404).type('text/plain').send('404 Not Found\n');
+      else answer(res, 404, '404 Not Found\n');
     }, next);
   };
 }
@@ -75,10 +87,10 @@ function setHeaders(res: ServerResponse, path: string): void {
 }
 
 /** Media: errors (404, 403 on traversal or on a symlink out of `dir`, 400 on bad encoding) are answered, not passed on. */
-export function serveMedia(dir: string): RequestHandler[] {
-  return [containedIn(dir), express.static(dir, { fallthrough: false, index: false, dotfiles: 'ignore', setHeaders })];
+export function serveMedia(dir: string): Handler[] {
+  return [containedIn(dir), serveStatic(dir, { fallthrough: false, index: false, dotfiles: 'ignore', setHeaders }) as Handler];
 }
 
-export function serveSite(dir: string): RequestHandler[] {
-  return [containedIn(dir), express.static(dir, { setHeaders })];
+export function serveSite(dir: string): Handler[] {
+  return [containedIn(dir), serveStatic(dir, { setHeaders }) as Handler];
 }

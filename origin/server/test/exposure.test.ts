@@ -55,10 +55,10 @@ describe('records on the reference server', () => {
 
   it('off when told (serveRecords: false), and off by default when not listening on loopback', async () => {
     for (const opts of [{ serveRecords: false }, { host: '0.0.0.0' }, { host: '::' }]) {
-      const { app, pacing, records } = createOriginApp({ mediaDir: media, siteDir: join(media, 'none'), logger: silentLogger, ...opts });
+      const { handler, pacing, records } = createOriginApp({ mediaDir: media, siteDir: join(media, 'none'), logger: silentLogger, ...opts });
       expect(records, JSON.stringify(opts)).toBeUndefined();
       // Listen on loopback whatever the option says: only the decision is under test.
-      const server = createServer(app);
+      const server = createServer(handler);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       try {
@@ -81,7 +81,7 @@ describe('the CLI', () => {
 
   /** Starts `sammy-origin` on a free loopback port; resolves with its URL from the "serving on" line. */
   function startCli(args: string[]): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--media-dir', media, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--no-https', '--media-dir', media, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
