@@ -58,6 +58,11 @@ export interface DeliveryRecord {
   /** TCP_INFO smoothed RTT after the last byte, ms. */
   rttMs?: number;
   congestionControl?: string;
+  /**
+   * The connection that carried the response (an HTTP/1.1 socket or an HTTP/2 session), numbered by
+   * the server from 1: records with the same id shared one TCP connection and so one socket pace.
+   */
+  connectionId?: number;
   /** HTTP version of the request: `1.1` (a connection's responses one after another) or `2` (shared). */
   httpVersion?: string;
   /** CMCD object type (`ot`) the request carried. */

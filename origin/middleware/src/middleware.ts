@@ -164,6 +164,14 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
 
   // One per socket, per middleware instance; `busy` holds those with deliveries, for close().
   const connections = new WeakMap<Socket, DeliveryConnection>();
+  let connectionCount = 0;
+  const connectionIds = new WeakMap<object, number>();
+  /** The record's connection id: one per socket or HTTP/2 session, in order of first request. */
+  const connectionId = (key: object): number => {
+    let id = connectionIds.get(key);
+    if (id === undefined) connectionIds.set(key, (id = ++connectionCount));
+    return id;
+  };
   const busy = new Set<DeliveryConnection>();
   const limits = { progressTimeoutMs };
   const deliveryConnection = (socket: Socket): DeliveryConnection => {
@@ -246,6 +254,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
         mechanism,
         congestionControl,
         httpVersion: '2',
+        connectionId: connectionId(session),
         objectType: shared.objectType,
         paceReason: decision.reason,
       });
@@ -343,6 +352,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
             mechanism,
             congestionControl,
             httpVersion: req.httpVersion,
+            connectionId: connectionId(req.socket),
             objectType: cmcd.objectType,
           });
         },

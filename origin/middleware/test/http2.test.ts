@@ -66,7 +66,10 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
       sharedConnection: { reason: 'kept', concurrent: 1 },
     });
     expect(relativeError(seg.rateKbps, VIDEO_KBPS), `segment achieved ${seg.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
-    expect((await recordOf(origin, manifest.headers['server-timing'])).paceReason).toBe('kept');
+    const manifestRecord = await recordOf(origin, manifest.headers['server-timing']);
+    expect(manifestRecord.paceReason).toBe('kept');
+    // One session, one connection: both records name the same one.
+    expect(manifestRecord.connectionId).toBe((await recordOf(origin, seg.headers['server-timing'])).connectionId);
   });
 
   it('(1) a concurrent audio request with a smaller rtp does not throttle the video', async () => {
