@@ -19,9 +19,10 @@
  *    and a request with an rtp on an idle connection gets exactly its own rtp (lower or higher).
  * 3. HTTP/1.1 is unchanged: every response is paced at its own rtp, or unpaced without one.
  *
- * "Busy" is what a server can see of other requests in flight: the Express middleware knows each
+ * "Busy" is what a server can see of other responses still sending: the Express middleware knows each
  * stream and the kernel's send queue (another response still being written, or bytes of one still
- * queued); an edge that cannot see streams (Fastly VCL) takes a connection that sent data within
+ * unsent in Node or the kernel — the pace applies to bytes as they leave, so bytes sent and only
+ * awaiting their acknowledgement no longer need it); an edge that cannot see streams (Fastly VCL) takes a connection that sent data within
  * SHARED_CONNECTION_IDLE_MS, or still has unsent bytes, as busy. The CMCD object type (`ot`) does not
  * change the rule — a manifest or init request simply carries no rtp — but it travels in records
  * and Server-Timing so the interleaving can be seen.

@@ -7,6 +7,7 @@
 import { isPacingMode, type PacingMode } from '../src/pacing-mechanism.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
 import { startTestOrigin, type TestOriginOptions } from '../test/helpers.js';
+import { startH2Origin } from '../test/http2-helpers.js';
 import { openFileLimit } from './process-limits.js';
 
 export interface BenchServerConfig {
@@ -16,6 +17,8 @@ export interface BenchServerConfig {
   host?: string;
   /** Leave the link's own MSS (loopback: 64 KB) instead of the test origin's Ethernet-sized cap. */
   nativeMss?: boolean;
+  /** Serve HTTPS with HTTP/2 (and HTTP/1.1 by ALPN) instead of plain HTTP/1.1. */
+  http2?: boolean;
   /** Further middleware options (JSON-safe ones). */
   options?: Omit<TestOriginOptions, 'pacing' | 'host' | 'logger' | 'records'>;
 }
@@ -31,14 +34,16 @@ export interface BenchServerStats {
   nofile: number;
 }
 
-export type BenchServerMessage = { url: string; port: number } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats };
+export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats };
 
 const config = JSON.parse(process.argv[2] ?? 'null') as BenchServerConfig | null;
 if (!config || !config.mediaDir || !isPacingMode(config.mode) || !process.send) {
   throw new Error('usage: spawned by server-process.ts with a BenchServerConfig as JSON and an IPC channel');
 }
 const send = process.send.bind(process);
-const origin = await startTestOrigin(config.mediaDir, { ...config.options, pacing: config.mode, host: config.host });
+const origin: { url: string; port: number; server: import('node:net').Server; pacing: import('../src/middleware.js').SammyPacingHandler; cert?: string; close(): Promise<void> } = config.http2
+  ? await startH2Origin(config.mediaDir, { ...config.options, pacing: config.mode })
+  : await startTestOrigin(config.mediaDir, { ...config.options, pacing: config.mode, host: config.host });
 if (config.nativeMss) {
   const fd = (origin.server as unknown as { _handle?: { fd?: number } })._handle?.fd;
   // 0 clears the listening socket's TCP_MAXSEG: accepted connections use the link's own MSS.
@@ -60,4 +65,4 @@ process.on('message', (msg) => {
     });
   } else if (msg === 'close') void origin.close().finally(() => process.exit(0));
 });
-send({ url: origin.url, port: origin.port } satisfies BenchServerMessage);
+send({ url: origin.url, port: origin.port, cert: origin.cert } satisfies BenchServerMessage);

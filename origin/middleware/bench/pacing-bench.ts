@@ -7,19 +7,21 @@
  *   first-response  3 MB at 4–20 Mbps on new connections: loopback, and veth as root           (first-response.ts)
  *   stalled         500 stalled readers beside 100 normal clients                              (stalled-readers.ts)
  *   concurrency     300 concurrent paced clients                                               (concurrency.ts)
- * Exit code 1 if a target was missed.
+ *   h2              pacing error and CPU over HTTP/2 with TLS                                  (http2.ts)
+ * Exit code 1 if a target was missed. SAMMY_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each origin child there.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { makeMediaDir } from '../test/helpers.js';
 import { killAllChildren } from './child-process.js';
 import { concurrencyBench } from './concurrency.js';
+import { http2Bench } from './http2.js';
 import { firstResponseBench, writeFirstResponseMedia } from './first-response.js';
 import { cpuBench, RATE_SECONDS, RATES_MBPS, ratesBench, writeStreamMedia } from './rates-and-cpu.js';
 import { stalledReadersBench, writeStalledReaderMedia } from './stalled-readers.js';
 import { Summary } from './summary.js';
 
-const PARTS = ['rates', 'cpu', 'first-response', 'stalled', 'concurrency'] as const;
+const PARTS = ['rates', 'cpu', 'first-response', 'stalled', 'concurrency', 'h2'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({ options: { only: { type: 'string', multiple: true }, help: { type: 'boolean' } } });
@@ -52,6 +54,7 @@ try {
   if (parts.has('first-response')) await firstResponseBench(media.dir, summary);
   if (parts.has('stalled')) await stalledReadersBench(media.dir, summary);
   if (parts.has('concurrency')) await concurrencyBench(media.dir, summary);
+  if (parts.has('h2')) await http2Bench(media.dir, summary);
 } catch (err) {
   failed = true;
   console.error(`\nbenchmark failed: ${(err as Error).stack ?? err}`);

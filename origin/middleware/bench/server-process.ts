@@ -5,6 +5,8 @@ import { ask, closeChild, nextMessage, spawnNodeChild, type SpawnOptions } from 
 
 export interface BenchServer {
   url: string;
+  /** The certificate (PEM) to trust, when the server speaks HTTPS. */
+  cert?: string;
   port: number;
   pid: number;
   cpuSeconds(): Promise<number>;
@@ -22,6 +24,7 @@ export async function startServer(config: BenchServerConfig, spawnOpts: SpawnOpt
   return {
     url: ready.url,
     port: ready.port,
+    cert: ready.cert,
     pid: child.pid ?? -1,
     async cpuSeconds() {
       const m = await ask<BenchServerMessage>(child, 'cpu');

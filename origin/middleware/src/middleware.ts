@@ -204,7 +204,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     busySessions.add(connection);
     const conn = connection.conn;
     const current = conn.state.kernelPaceBytesPerSecond;
-    const concurrent = connection.streamsInFlight;
+    const concurrent = connection.streamsWriting;
     const decision = decideConnectionPace({
       shared: true,
       requestPaceKbps: shared.paceKbps,

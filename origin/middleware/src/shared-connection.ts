@@ -130,13 +130,26 @@ export class SharedConnection {
     socket.once('close', () => this.#close());
   }
 
-  /** Some response on the session is still being written, or waits for its last acknowledgement. */
+  /**
+   * Some response on the session still has bytes to send: being written, or queued in Node or in the
+   * kernel (TCP_INFO notsent). The pace applies to bytes as they leave, so a response whose bytes have
+   * all left needs it no more, acknowledged or not.
+   */
   get busy(): boolean {
-    return this.#streams.size > 0;
+    for (const d of this.#streams) if (!d.finished || d.buffered > 0) return true;
+    if (this.#socket.writableLength > 0) return true;
+    try {
+      return (this.conn.tcpInfo()?.notsentBytes ?? 0) > 0;
+    } catch {
+      return false;
+    }
   }
 
-  get streamsInFlight(): number {
-    return this.#streams.size;
+  /** Responses on the session still being written. */
+  get streamsWriting(): number {
+    let n = 0;
+    for (const d of this.#streams) if (!d.finished) n++;
+    return n;
   }
 
   add(delivery: StreamDelivery): void {

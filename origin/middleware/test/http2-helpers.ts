@@ -1,5 +1,6 @@
 /** An HTTP/2 (TLS, ALPN h2 + http/1.1) origin and node:http2 clients on loopback, for the shared-connection tests. */
 import { connect, createSecureServer, type ClientHttp2Session, type Http2SecureServer, type IncomingHttpHeaders } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import finalhandler from 'finalhandler';
 import Router from 'router';
@@ -40,9 +41,13 @@ export async function startH2Origin(mediaDir: string, opts: Omit<SammyPacingOpti
   const { private: key, cert } = await testCertificate();
   const pacing = sammyPacing({ logger: silentLogger, mechanism, ...pacingOptions });
   const router = Router();
-  router.use(pacing);
+  // The router's types name node:http's objects; it runs on node:http2's compatibility ones as well.
+  router.use(pacing as unknown as Router.RequestHandler);
   router.use(MEDIA_PATH, serveStatic(mediaDir, { fallthrough: false, index: false }));
-  const server = createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => router(req, res, finalhandler(req, res)));
+  const server = createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => {
+    const [r, s] = [req as unknown as IncomingMessage, res as unknown as ServerResponse];
+    router(r, s, finalhandler(r, s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const fd = (server as unknown as { _handle?: { fd?: number } })._handle?.fd;
   if (fd !== undefined) setMaxSegmentSize(fd, ETHERNET_MSS);
