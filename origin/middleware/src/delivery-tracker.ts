@@ -117,23 +117,53 @@ export class ResponseDelivery {
       bytes = this.meter.bodyBytesWithin(Math.min(wireLength, Math.max(0, acked - this.wireStart)));
       bytesExact = exact;
     }
-    const startAt = this.meter?.firstByteAt ?? this.requestAt;
-    const durationMs = Math.max(0, endAt - startAt);
-    const aborted = reason !== 'delivered' && reason !== 'sent';
-    this.#options.onRecord({
-      status: this.res.statusCode,
-      bytes,
-      bytesExact,
-      bytesWritten: written,
-      startedAt: Math.round(this.#wallOffset + startAt),
-      finishedAt: Math.round(this.#wallOffset + endAt),
-      durationMs,
-      // bits per millisecond = kbps
-      achievedKbps: durationMs > 0 ? (bytes * 8) / durationMs : 0,
-      retransmits: info && this.retransmitsBefore !== undefined ? info.totalRetrans - this.retransmitsBefore : undefined,
-      rttMs: info ? info.rttUs / 1000 : undefined,
-      endReason: reason,
-      aborted,
-    });
+    this.#options.onRecord(
+      trackedFields({
+        status: this.res.statusCode,
+        bytes,
+        bytesExact,
+        bytesWritten: written,
+        startAt: this.meter?.firstByteAt ?? this.requestAt,
+        endAt,
+        wallOffset: this.#wallOffset,
+        retransmitsBefore: this.retransmitsBefore,
+        info,
+        reason,
+      }),
+    );
   }
+}
+
+/**
+ * A record's measured fields from one delivery's facts (performance.now() times, `wallOffset` to turn
+ * them into wall-clock ms): shared by HTTP/1.1 deliveries and HTTP/2 streams.
+ */
+export function trackedFields(f: {
+  status: number;
+  bytes: number;
+  bytesExact: boolean;
+  bytesWritten: number;
+  startAt: number;
+  endAt: number;
+  wallOffset: number;
+  retransmitsBefore: number | undefined;
+  info: TcpInfo | undefined;
+  reason: DeliveryEndReason;
+}): TrackedFields {
+  const durationMs = Math.max(0, f.endAt - f.startAt);
+  return {
+    status: f.status,
+    bytes: f.bytes,
+    bytesExact: f.bytesExact,
+    bytesWritten: f.bytesWritten,
+    startedAt: Math.round(f.wallOffset + f.startAt),
+    finishedAt: Math.round(f.wallOffset + f.endAt),
+    durationMs,
+    // bits per millisecond = kbps
+    achievedKbps: durationMs > 0 ? (f.bytes * 8) / durationMs : 0,
+    retransmits: f.info && f.retransmitsBefore !== undefined ? f.info.totalRetrans - f.retransmitsBefore : undefined,
+    rttMs: f.info ? f.info.rttUs / 1000 : undefined,
+    endReason: f.reason,
+    aborted: f.reason !== 'delivered' && f.reason !== 'sent',
+  };
 }

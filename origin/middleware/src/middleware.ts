@@ -162,6 +162,25 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     }
   };
 
+  /**
+   * Reads the connection's TCP_INFO and congestion control after its pace is set and reports them, with
+   * `report`, in the response's Server-Timing: what really paces this body.
+   */
+  const reportPacing = (res: ServerResponse, conn: ConnectionSocket, report: PacingReport) => {
+    let info: TcpInfo | undefined;
+    try {
+      info = conn.tcpInfo();
+    } catch (err) {
+      log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
+    }
+    const tcp = tcpInfoReport(info);
+    const congestionControl = safe(() => conn.congestionControl());
+    appendHeader(res, 'Server-Timing', formatServerTiming({ ...report, congestionControl, ...tcp }));
+    if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
+    appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
+    return { info, tcp, congestionControl };
+  };
+
   // One per socket, per middleware instance; `busy` holds those with deliveries, for close().
   const connections = new WeakMap<Socket, DeliveryConnection>();
   let connectionCount = 0;
@@ -219,29 +238,13 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       else if (mechanism === 'kernel') mechanism = 'userspace';
     }
     if (mechanism !== 'kernel') connection.paceKbps = decision.paceKbps;
-    let info: TcpInfo | undefined;
-    try {
-      info = conn.tcpInfo();
-    } catch (err) {
-      log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
-    }
-    const tcp = tcpInfoReport(info);
-    const congestionControl = safe(() => conn.congestionControl());
-    appendHeader(
-      res,
-      'Server-Timing',
-      formatServerTiming({
-        requestedRtpKbps: shared.requestedRtpKbps,
-        appliedPaceKbps: decision.paceKbps,
-        mechanism,
-        congestionControl,
-        ...tcp,
-        recordId: shared.recordId,
-        sharedConnection: { reason: decision.reason, concurrent },
-      }),
-    );
-    if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
-    appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
+    const { tcp, congestionControl } = reportPacing(res, conn, {
+      requestedRtpKbps: shared.requestedRtpKbps,
+      appliedPaceKbps: decision.paceKbps,
+      mechanism,
+      recordId: shared.recordId,
+      sharedConnection: { reason: decision.reason, concurrent },
+    });
     active++;
     const delivery = new StreamDelivery(res, (fields) => {
       active--;
@@ -306,18 +309,9 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
         mechanism = 'userspace';
         applyKernelPace(conn, null, path);
       }
-      let info: TcpInfo | undefined;
-      try {
-        info = conn.tcpInfo();
-      } catch (err) {
-        log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
-      }
-      const tcp = tcpInfoReport(info);
-      congestionControl = safe(() => conn.congestionControl());
-      const report: PacingReport = { requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, congestionControl, ...tcp, recordId };
-      appendHeader(res, 'Server-Timing', formatServerTiming(report));
-      if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
-      appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
+      const reported = reportPacing(res, conn, { requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, recordId });
+      const { info, tcp } = reported;
+      congestionControl = reported.congestionControl;
 
       delivery.retransmitsBefore = tcp?.retransmits;
       // The meter goes under the pacer: it counts what reaches the socket.

@@ -16,7 +16,7 @@ import type { Http2Session } from 'node:http2';
 import type { ServerResponse } from 'node:http';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
 import { ConnectionSocket } from './connection.js';
-import type { TrackedFields } from './delivery-tracker.js';
+import { trackedFields, type TrackedFields } from './delivery-tracker.js';
 import type { DeliveryLimits } from './delivery-connection.js';
 import type { SammyLogger } from './logger.js';
 import type { TcpInfo } from './tcp-info.js';
@@ -78,23 +78,20 @@ export class StreamDelivery {
   end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined): void {
     if (this.recorded) return;
     this.recorded = true;
-    const endAt = performance.now();
-    const startAt = this.firstByteAt ?? this.requestAt;
-    const durationMs = Math.max(0, endAt - startAt);
-    this.#onRecord({
-      status: this.res.statusCode,
-      bytes,
-      bytesExact,
-      bytesWritten: this.bytes,
-      startedAt: Math.round(this.#wallOffset + startAt),
-      finishedAt: Math.round(this.#wallOffset + endAt),
-      durationMs,
-      achievedKbps: durationMs > 0 ? (bytes * 8) / durationMs : 0,
-      retransmits: info && this.retransmitsBefore !== undefined ? info.totalRetrans - this.retransmitsBefore : undefined,
-      rttMs: info ? info.rttUs / 1000 : undefined,
-      endReason: reason,
-      aborted: reason !== 'delivered' && reason !== 'sent',
-    });
+    this.#onRecord(
+      trackedFields({
+        status: this.res.statusCode,
+        bytes,
+        bytesExact,
+        bytesWritten: this.bytes,
+        startAt: this.firstByteAt ?? this.requestAt,
+        endAt: performance.now(),
+        wallOffset: this.#wallOffset,
+        retransmitsBefore: this.retransmitsBefore,
+        info,
+        reason,
+      }),
+    );
   }
 }
 
