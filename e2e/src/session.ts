@@ -5,7 +5,8 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
-import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { get as httpsGet } from 'node:https';
+import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { median as medianOf } from 'sammy-pacing-protocol/measure';
 import type { SammyDecision, SegmentSample } from 'sammy-pacing-dashjs';
 
@@ -54,6 +55,8 @@ export interface CapturedRequest {
    * the response finished. The one way a test finds a request's record: never by path and time.
    */
   recordId: number | undefined;
+  /** The response's whole Server-Timing report, set with `recordId`. */
+  serverTiming: PacingReport | undefined;
 }
 
 function capture(request: Request): CapturedRequest {
@@ -79,13 +82,15 @@ function capture(request: Request): CapturedRequest {
     rtp: rtp.kind === 'rtp' ? rtp.rtpKbps : undefined,
     outcome: 'pending',
     recordId: undefined,
+    serverTiming: undefined,
   };
 }
 
 /** Marks a captured request finished, with the record id its response's Server-Timing names. */
 async function settle(request: Request, captured: CapturedRequest): Promise<void> {
   const header = await (await request.response())?.headerValue('server-timing');
-  captured.recordId = header ? parseServerTiming(header).recordId : undefined;
+  captured.serverTiming = header ? parseServerTiming(header) : undefined;
+  captured.recordId = captured.serverTiming?.recordId;
   captured.outcome = 'finished';
 }
 
@@ -154,12 +159,13 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
 
 /** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */
 interface SammyDemoHookLike {
-  player: { on(type: string, listener: (e: unknown) => void): void };
+  player: { on(type: string, listener: (e: unknown) => void): void; reset(): void };
   sammy: {
     on(event: 'decision', listener: (d: SammyDecision) => void): () => void;
     on(event: 'sample', listener: (s: SegmentSample) => void): () => void;
     setEnabled(on: boolean): void;
     readonly enabled: boolean;
+    readonly parameters: { readonly beta: number; readonly lookaheadSeconds: number };
   };
   series(): Record<string, number>;
   /** 'following' the origin's delivery records, or 'unavailable'. */
@@ -183,10 +189,33 @@ export function cmcdProblems(requests: readonly CapturedRequest[]): string[] {
     .map((r) => `${r.url}: ${r.cmcd.issues.map((i) => `${i.severity}: ${i.message}`).join('; ')}`);
 }
 
-export async function fetchRecords(origin: string): Promise<DeliveryRecord[]> {
-  const res = await fetch(new URL(RECORDS_PATH, origin));
-  if (!res.ok) throw new Error(`GET ${RECORDS_PATH}: ${res.status}`);
-  return (await res.json()) as DeliveryRecord[];
+/**
+ * The origin's delivery records. `ca`: the PEM certificate to trust for an https origin (the
+ * development certificate), on a connection of its own (HTTP/1.1), never the browser's.
+ */
+export async function fetchRecords(origin: string, ca?: string): Promise<DeliveryRecord[]> {
+  const url = new URL(RECORDS_PATH, origin);
+  if (ca === undefined) {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`GET ${RECORDS_PATH}: ${res.status}`);
+    return (await res.json()) as DeliveryRecord[];
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpsGet(url, { ca, agent: false, family: 4 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`GET ${url.href}: ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as DeliveryRecord[]);
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+    });
+    req.on('error', reject);
+  });
 }
 
 /**

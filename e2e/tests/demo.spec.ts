@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { RTP_STEP_KBPS, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
+import { pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
 import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from '../src/session.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
@@ -22,48 +23,6 @@ async function openDemo(page: Page, query: string): Promise<{ watched: WatchedPa
   const startedAt = Date.now();
   await page.goto(`${originUrl()}/?${query}`);
   return { watched, startedAt };
-}
-
-/**
- * Waits until `count` video segments requested after playback started (and, with `enabled`, with
- * Sammy in that state) have finished downloading. Independent of whether they were paced, so a
- * missing rtp shows up as an assertion on the requests rather than as a timeout.
- */
-async function waitForPlayingVideoSegments(page: Page, count: number, enabled?: boolean): Promise<void> {
-  await page.waitForFunction(
-    ([n, on]) => {
-      const log = window.__e2e;
-      if (!log?.playingAt) return false;
-      const playingAt = log.playingAt;
-      const urls = new Set(
-        log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && (on === null || d.enabled === on)).map((d) => d.url),
-      );
-      return log.samples.filter((s) => urls.has(s.url)).length >= n;
-    },
-    [count, enabled ?? null] as const,
-    { timeout: 45_000 },
-  );
-}
-
-interface Paired {
-  request: CapturedRequest;
-  decision: PageLog['decisions'][number];
-}
-
-/**
- * Pairs each captured segment request with the plugin's decision for the same URL, in order
- * (a URL can be asked for twice). Decisions come first: the plugin emits them in its interceptor.
- */
-function pairRequests(requests: readonly CapturedRequest[], log: PageLog): Paired[] {
-  const unused = [...log.decisions];
-  return requests
-    .filter((r) => r.isSegment)
-    .map((request) => {
-      const at = unused.findIndex((d) => new URL(d.url).pathname === request.path);
-      expect(at, `no plugin decision for the segment request ${request.url}`).toBeGreaterThanOrEqual(0);
-      const [decision] = unused.splice(at, 1);
-      return { request, decision: decision! };
-    });
 }
 
 /**
