@@ -14,7 +14,7 @@ import type { Socket } from 'node:net';
 import { ConnectionSocket } from './connection.js';
 import type { ResponseDelivery } from './delivery-tracker.js';
 import type { SammyLogger } from './logger.js';
-import type { TcpInfo } from './tcp-info.js';
+import { lastAckAt, type TcpInfo } from './tcp-info.js';
 
 export interface DeliveryLimits {
   /** No byte acknowledged for this long while some are outstanding: the connection is reset. */
@@ -50,6 +50,8 @@ export class DeliveryConnection {
   /** Stream offset the client acknowledged at the last read; undefined without TCP_INFO. */
   #acked: number | undefined;
   #info: TcpInfo | undefined;
+  /** performance.now() when #info was read. */
+  #infoAt = 0;
   #lastProgressAt = performance.now();
   #wasOutstanding = false;
   /** Without TCP_INFO: bytes Node had handed to the kernel at the last look. */
@@ -161,6 +163,7 @@ export class DeliveryConnection {
       const info = this.conn.tcpInfo();
       if (!info || info.bytesAcked === undefined) return this.#nodeProgress();
       this.#info = info;
+      this.#infoAt = performance.now();
       const acked = Number(info.bytesAcked);
       if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
       this.#acked = acked;
@@ -204,7 +207,7 @@ export class DeliveryConnection {
     // End what has ended, in order (a later response cannot be delivered before an earlier one).
     while (this.#queue.length > 0) {
       const d = this.#queue[0]!;
-      if (acked !== undefined && d.deliveredAt(acked)) d.end('delivered', acked, true, this.#info);
+      if (acked !== undefined && d.deliveredAt(acked)) d.end('delivered', acked, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
       else if (acked === undefined && d.finished && !this.#closed) d.end('sent', undefined, false, this.#info);
       else if (this.#closed) d.end(this.#stalled ? 'stalled' : 'closed', acked, this.#closing?.exact ?? false, this.#info);
       else if (d.done && !d.finished && d.admitted) d.end('closed', acked, false, this.#info);

@@ -95,11 +95,11 @@ export class ResponseDelivery {
    * Records the delivery. `acked`: stream offset acknowledged (undefined: unknown, no TCP_INFO);
    * `exact`: no more acknowledgements can come (socket open and read now, or reset).
    */
-  end(reason: DeliveryEndReason, acked: number | undefined, exact: boolean, info?: TcpInfo): void {
+  /** `endAt`: when the delivery ended (performance.now()), if known better than now (the last acknowledgement). */
+  end(reason: DeliveryEndReason, acked: number | undefined, exact: boolean, info?: TcpInfo, endAt: number = performance.now()): void {
     if (this.recorded) return;
     this.recorded = true;
     this.markDone(false);
-    const endAt = performance.now();
     const written = this.meter?.bytes ?? 0;
     let bytes: number;
     let bytesExact: boolean;
@@ -124,7 +124,7 @@ export class ResponseDelivery {
         bytesExact,
         bytesWritten: written,
         startAt: this.meter?.firstByteAt ?? this.requestAt,
-        endAt,
+        endAt: Math.max(endAt, this.meter?.firstByteAt ?? this.requestAt),
         wallOffset: this.#wallOffset,
         retransmitsBefore: this.retransmitsBefore,
         info,

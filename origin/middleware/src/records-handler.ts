@@ -176,17 +176,20 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
       res.end(`too many record subscribers (${maxSubscribers})\n`);
       return;
     }
+    // HTTP/2 shares the connection with the player's media: no connection-level header (h2 forbids it),
+    // and no send-buffer size of the event stream's own on a socket that also carries paced segments.
+    const shared = req.httpVersionMajor === 2;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
+      ...(shared ? {} : { Connection: 'keep-alive' }),
       'X-Accel-Buffering': 'no',
     });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    const fd = socketFd(req.socket);
+    const fd = shared ? undefined : socketFd(req.socket);
     try {
       if (fd !== undefined) setSendBuffer(fd, STREAM_SEND_BUFFER_BYTES);
     } catch {

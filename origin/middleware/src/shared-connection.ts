@@ -19,7 +19,7 @@ import { ConnectionSocket } from './connection.js';
 import { trackedFields, type TrackedFields } from './delivery-tracker.js';
 import type { DeliveryLimits } from './delivery-connection.js';
 import type { SammyLogger } from './logger.js';
-import type { TcpInfo } from './tcp-info.js';
+import { lastAckAt, type TcpInfo } from './tcp-info.js';
 
 const MIN_POLL_MS = 2;
 const MAX_POLL_MS = 250;
@@ -75,7 +75,7 @@ export class StreamDelivery {
     return this.res.stream?.bufferSize ?? 0;
   }
 
-  end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined): void {
+  end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined, endAt: number = performance.now()): void {
     if (this.recorded) return;
     this.recorded = true;
     this.#onRecord(
@@ -85,7 +85,7 @@ export class StreamDelivery {
         bytesExact,
         bytesWritten: this.bytes,
         startAt: this.firstByteAt ?? this.requestAt,
-        endAt: performance.now(),
+        endAt: Math.max(endAt, this.firstByteAt ?? this.requestAt),
         wallOffset: this.#wallOffset,
         retransmitsBefore: this.retransmitsBefore,
         info,
@@ -111,6 +111,8 @@ export class SharedConnection {
   /** Unacknowledged bytes in the kernel and in Node's TLS buffer at the last read. */
   #heldAtRead = Infinity;
   #info: TcpInfo | undefined;
+  /** performance.now() when #info was read. */
+  #infoAt = 0;
   #lastProgressAt = performance.now();
   #closed = false;
   #stalled = false;
@@ -133,12 +135,34 @@ export class SharedConnection {
    * all left needs it no more, acknowledged or not.
    */
   get busy(): boolean {
-    for (const d of this.#streams) if (!d.finished || d.buffered > 0) return true;
-    if (this.#socket.writableLength > 0) return true;
+    if (this.#closed) return false;
+    for (const d of this.#streams) if (!d.finished || d.buffered > 0 || d.endOffset === undefined) return true;
+    if (this.#streams.size === 0) return false;
+    // Finished responses whose last byte the kernel has not sent yet. Only this middleware's own
+    // responses count: another stream on the session (an event stream served before it) must not keep
+    // an old pace alive.
     try {
-      return (this.conn.tcpInfo()?.notsentBytes ?? 0) > 0;
+      const info = this.conn.tcpInfo();
+      const outq = this.conn.sendQueue();
+      if (info?.bytesAcked === undefined || outq === undefined) return this.#streams.size > 0;
+      const sentOffset = Number(info.bytesAcked) + outq - (info.notsentBytes ?? 0);
+      for (const d of this.#streams) if (d.endOffset! > sentOffset) return true;
+      return false;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Bytes of the session waiting in Node's TLS socket. The session's socket is node:http2's proxy, which
+   * throws on any access once the session has let go of it: never touched after close, and guarded.
+   */
+  #socketBuffered(): number {
+    if (this.#closed) return 0;
+    try {
+      return this.#socket.writableLength;
+    } catch {
+      return 0;
     }
   }
 
@@ -173,8 +197,10 @@ export class SharedConnection {
 
   /** Bytes the session holds in Node (TLS socket buffer), or Infinity when its framing queue is not empty. */
   #sessionBuffered(): number {
+    // Frames nghttp2 has queued but not yet written (headers, control frames; a stream's data waits in
+    // its own buffer, `StreamDelivery.buffered`): while there are any, the end offset would be early.
     const queued = (this.#session as unknown as { state?: { outboundQueueSize?: number } }).state?.outboundQueueSize ?? 0;
-    return queued > 1 ? Infinity : this.#socket.writableLength;
+    return queued > 0 ? Infinity : this.#socketBuffered();
   }
 
   #read(): void {
@@ -188,7 +214,8 @@ export class SharedConnection {
       this.#acked = acked;
       this.#outq = outq;
       this.#info = info;
-      this.#heldAtRead = outq + this.#socket.writableLength;
+      this.#infoAt = performance.now();
+      this.#heldAtRead = outq + this.#socketBuffered();
       for (const d of this.#streams) {
         d.bytesAtRead = d.bytes;
         d.bufferedAtRead = d.buffered;
@@ -208,6 +235,8 @@ export class SharedConnection {
   #poll(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    // Everything was ended when the session closed; its socket must not be touched again.
+    if (this.#closed) return;
     this.#read();
     const acked = this.#acked;
     if (acked === undefined) {
@@ -220,7 +249,7 @@ export class SharedConnection {
         if (d.endOffset === undefined && sessionBuffered === 0 && d.buffered === 0) d.endOffset = acked + this.#outq;
         if (d.endOffset !== undefined && acked >= d.endOffset) {
           this.#streams.delete(d);
-          d.end('delivered', d.bytes, true, this.#info);
+          d.end('delivered', d.bytes, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
         }
       }
     }
@@ -233,8 +262,8 @@ export class SharedConnection {
     if (this.#outq > 0 && now - this.#lastProgressAt >= this.#limits.progressTimeoutMs) {
       this.#stalled = true;
       this.#log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
+      // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
-      this.#socket.destroy();
       return;
     }
     const waiting = [...this.#streams].some((d) => d.finished);
@@ -265,7 +294,7 @@ export class SharedConnection {
     for (const d of [...this.#streams]) {
       if (d.finished && d.endOffset !== undefined && acked !== undefined && acked >= d.endOffset) {
         this.#streams.delete(d);
-        d.end('delivered', d.bytes, true, this.#info);
+        d.end('delivered', d.bytes, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
       } else this.#endUndelivered(d, this.#stalled ? 'stalled' : 'closed');
     }
     this.#onIdle(this);

@@ -10,6 +10,8 @@ export interface TcpInfo {
   sndMss: number;
   /** Packets sent and not yet acknowledged. */
   unacked: number;
+  /** Milliseconds since the last acknowledgement arrived (jiffies resolution). */
+  lastAckRecvMs: number;
   /** Smoothed RTT, microseconds. */
   rttUs: number;
   /** Congestion window, packets. */
@@ -42,6 +44,7 @@ export const TCP_INFO_OFFSETS = {
   state: 0,
   sndMss: 16,
   unacked: 24,
+  lastAckRecv: 56,
   rtt: 68,
   sndCwnd: 80,
   totalRetrans: 100,
@@ -60,6 +63,15 @@ export const TCP_INFO_OFFSETS = {
 /** Larger than any kernel's struct so far; the kernel copies min(its size, ours). */
 export const TCP_INFO_MAX_BYTES = 512;
 
+/**
+ * When the last acknowledgement arrived, performance.now() ms, from TCP_INFO read at `readAt`: a record
+ * ends at the acknowledgement that completed it, not at the poll that noticed it (a late timer on a
+ * loaded machine would otherwise lengthen the duration and lower the achieved rate).
+ */
+export function lastAckAt(info: TcpInfo, readAt: number): number {
+  return readAt - info.lastAckRecvMs;
+}
+
 export function parseTcpInfo(buf: Buffer): TcpInfo {
   const o = TCP_INFO_OFFSETS;
   if (buf.length < o.totalRetrans + 4) throw new RangeError(`tcp_info too short: ${buf.length} bytes`);
@@ -69,6 +81,7 @@ export function parseTcpInfo(buf: Buffer): TcpInfo {
     state: buf.readUInt8(o.state),
     sndMss: buf.readUInt32LE(o.sndMss),
     unacked: buf.readUInt32LE(o.unacked),
+    lastAckRecvMs: buf.readUInt32LE(o.lastAckRecv),
     rttUs: buf.readUInt32LE(o.rtt),
     sndCwnd: buf.readUInt32LE(o.sndCwnd),
     totalRetrans: buf.readUInt32LE(o.totalRetrans),

@@ -36,11 +36,16 @@ function testCertificate() {
  * `sammyPacing()` + `serve-static` behind Express's own router (no Express app: Express 5 does not run
  * on node:http2's compatibility API) on an HTTPS server speaking h2 and http/1.1.
  */
-export async function startH2Origin(mediaDir: string, opts: Omit<SammyPacingOptions, 'mechanism'> & { pacing?: PacingMode } = {}): Promise<H2Origin> {
-  const { pacing: mechanism, ...pacingOptions } = opts;
+export async function startH2Origin(
+  mediaDir: string,
+  opts: Omit<SammyPacingOptions, 'mechanism'> & { pacing?: PacingMode; untracked?: boolean } = {},
+): Promise<H2Origin> {
+  const { pacing: mechanism, untracked, ...pacingOptions } = opts;
   const { private: key, cert } = await testCertificate();
   const pacing = sammyPacing({ logger: silentLogger, mechanism, ...pacingOptions });
   const router = Router();
+  // A response the middleware never sees (mounted before it, as a records event stream would be): 2 MB.
+  if (untracked) router.get('/untracked', (_req, res) => void res.end(Buffer.alloc(2_000_000)));
   // The router's types name node:http's objects; it runs on node:http2's compatibility ones as well.
   router.use(pacing as unknown as Router.RequestHandler);
   router.use(MEDIA_PATH, serveStatic(mediaDir, { fallthrough: false, index: false }));

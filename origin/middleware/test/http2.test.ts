@@ -32,7 +32,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   let origin: H2Origin;
   let session: ClientHttp2Session;
   beforeAll(async () => {
-    origin = await startH2Origin(media.dir);
+    origin = await startH2Origin(media.dir, { untracked: true });
     session = await h2Connect(origin);
     // Past the kernel's unpaced first segments, and an idle connection to start from.
     await h2Get(session, '/media/test/warm.m4s');
@@ -106,6 +106,17 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     await recordOf(origin, unpaced.headers['server-timing']);
     const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
     expect(relativeError(lower.rateKbps, 2000), `achieved ${lower.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+  });
+
+  it('(2) a response the middleware does not track (served before it) does not keep an old pace alive', async () => {
+    const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    await recordOf(origin, paced.headers['server-timing']);
+    // Still paced at the old rate: its 2 MB sit in the kernel's queue for seconds.
+    const untracked = h2Get(session, '/untracked');
+    await sleep(200);
+    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    expect(parseServerTiming(String(lower.headers['server-timing']))).toMatchObject({ appliedPaceKbps: 2000, sharedConnection: { reason: 'own' } });
+    await untracked;
   });
 });
 

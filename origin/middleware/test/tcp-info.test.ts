@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { getCongestionControl, readTcpInfo, setCongestionControl, setMaxPacingRate, socketFd } from '../src/socket-options.js';
+import { getCongestionControl, readTcpInfo, sendQueueBytes, setCongestionControl, setMaxPacingRate, socketFd } from '../src/socket-options.js';
 
 /** A connected loopback socket pair: the server side is what the origin configures. */
 describe('socket options on a real TCP socket', () => {
@@ -33,6 +33,26 @@ describe('socket options on a real TCP socket', () => {
     expect(info.minRttUs).toBeGreaterThan(0);
     setMaxPacingRate(fd, null);
     expect(readTcpInfo(fd).maxPacingRate).toBe(2n ** 64n - 1n);
+  });
+
+  it('reads last_ack_recv (offset 56) and the send queue (SIOCOUTQ): an acknowledgement just now, nothing unacknowledged', async () => {
+    const fd = socketFd(serverSide)!;
+    await new Promise<void>((resolve) => {
+      client.once('data', () => resolve());
+      serverSide.write(Buffer.alloc(1000));
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const info = readTcpInfo(fd);
+    // Acknowledged about 50 ms ago; the connection's age (seconds, since the handshake) would be far more.
+    expect(info.lastAckRecvMs).toBeGreaterThanOrEqual(30);
+    expect(info.lastAckRecvMs).toBeLessThan(2000);
+    expect(sendQueueBytes(fd)).toBe(0);
+    client.pause();
+    serverSide.write(Buffer.alloc(10 * 1024 * 1024));
+    await new Promise((r) => setTimeout(r, 100));
+    // A paused reader: its window fills, and the sender holds what it cannot send.
+    expect(sendQueueBytes(fd)).toBeGreaterThan(0);
+    client.resume();
   });
 
   it('sets and reads TCP_CONGESTION', () => {
