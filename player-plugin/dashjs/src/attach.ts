@@ -1,12 +1,14 @@
 /**
  * `attach(player)`: installs Sammy in a dash.js 5 player. dash.js keeps doing everything it
- * does; Sammy replaces its ABR rules with one rule, and rewrites each media request's CMCD so
- * that `rtp` is this request's pace rate (or absent), never dash.js's own formula. Everything
- * Sammy decides is in the session core (sammy-pacing-core); this file only wires dash.js to it.
+ * does; Sammy replaces its ABR rules with one rule (pace-only mode: keeps dash.js's own), and
+ * rewrites each media request's CMCD so that `rtp` is this request's pace rate (or absent),
+ * never dash.js's own formula. Everything Sammy decides is in the session core
+ * (sammy-pacing-core); this file only wires dash.js to it.
  */
 import type { MediaPlayerClass } from 'dashjs';
 import { createSession, DEFAULT_PARAMETERS, type InitialThroughputStore, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
 import { isCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
+import { dashAbrRequirements } from './abr-requirements.js';
 import { createInterceptors } from './interceptors.js';
 import { PLAYBACK_EVENTS } from './playback-events.js';
 import type { PlayerEventLike, PlayerLike } from './player.js';
@@ -14,7 +16,16 @@ import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
 import { bufferLevelSeconds } from './stream.js';
 
+/**
+ * 'sammy': Sammy's bitrate rule replaces dash.js's ABR rules, and paces. 'pace-only': dash.js's
+ * own ABR rules stay (DYNAMIC: BOLA, throughput, insufficient buffer, abandon); Sammy adds the
+ * pace, the initial phase and the start bitrate from the initial-phase history.
+ */
+export type SammyMode = 'sammy' | 'pace-only';
+
 export interface SammyOptions extends Partial<SammyParameters> {
+  /** Default 'sammy'. Fixed for the attachment. */
+  mode?: SammyMode;
   /** Start with Sammy on. Default true. */
   enabled?: boolean;
   /** Where CMCD travels. Default 'query'. */
@@ -26,6 +37,7 @@ export interface SammyOptions extends Partial<SammyParameters> {
 }
 
 export interface SammyController extends SammyControl {
+  readonly mode: SammyMode;
   readonly cmcdMode: CmcdMode;
   setCmcdMode(mode: CmcdMode): void;
   /** Removes everything attach installed and restores the settings it changed. */
@@ -40,14 +52,35 @@ function checkCmcdMode(mode: unknown): CmcdMode {
   return mode;
 }
 
+function checkMode(mode: unknown): SammyMode {
+  if (mode !== 'sammy' && mode !== 'pace-only') throw new TypeError(`Sammy: mode must be 'sammy' or 'pace-only', got ${String(mode)}`);
+  return mode;
+}
+
+/**
+ * The full-buffer level the pace-only check places dash.js's buffer ranges with: the option, or
+ * the smaller of dash.js's two targets (content length is unknown yet; the smaller is stricter).
+ */
+function checkedMaxBufferSeconds(player: PlayerLike, option: number | undefined): number {
+  if (option !== undefined) return option;
+  const buffer = player.getSettings().streaming?.buffer ?? {};
+  return Math.min(buffer.bufferTimeAtTopQuality ?? 30, buffer.bufferTimeAtTopQualityLongForm ?? 60);
+}
+
 export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const player = mediaPlayer as unknown as PlayerLike;
-  const { enabled, cmcdMode: mode, maxBufferSeconds, initialHistory, ...parameters } = options;
-  const session = createSession({ parameters, enabled, history: initialHistory });
-  let cmcdMode = checkCmcdMode(mode ?? 'query');
+  const { mode: requestedMode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
+  const mode = checkMode(requestedMode ?? 'sammy');
+  const paceOnly = mode === 'pace-only';
+  // Pace-only: dash.js's rules as its settings stand now, so a pace that would starve them is refused here.
+  const playerAbr = () => (paceOnly ? dashAbrRequirements(player.getSettings(), checkedMaxBufferSeconds(player, maxBufferSeconds)) : undefined);
+  const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr() });
+  let cmcdMode = checkCmcdMode(requestedCmcdMode ?? 'query');
   const original = snapshotSettings(player);
-  let startBitrate = session.startBitrateKbps();
-  const apply = () => applySettings(player, original, session.enabled, (startBitrate = session.startBitrateKbps()));
+  // dash.js's first pick: Sammy's; in pace-only mode only once the history has something to say.
+  const startBitrateKbps = () => (paceOnly && !session.hasHistory ? undefined : session.startBitrateKbps());
+  let startBitrate = startBitrateKbps();
+  const apply = () => applySettings(player, original, { enabled: session.enabled, paceOnly, startBitrateKbps: (startBitrate = startBitrateKbps()) });
 
   const rule = createRuleFactory((mediaType, ladderKbps) => {
     const choice = session.chooseBitrate({ mediaType, ladderKbps, bufferLevelSeconds: bufferLevelSeconds(player, mediaType) });
@@ -61,12 +94,13 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     cmcdMode: () => cmcdMode,
     maxBufferSeconds,
     onSample() {
-      if (session.enabled && session.startBitrateKbps() !== startBitrate) setStartBitrate(player, (startBitrate = session.startBitrateKbps()));
+      const next = startBitrateKbps();
+      if (session.enabled && next !== undefined && next !== startBitrate) setStartBitrate(player, (startBitrate = next));
     },
   });
   const listeners = PLAYBACK_EVENTS.map(([type, toEvent]) => [type, (e: PlayerEventLike) => session.playback(toEvent(e))] as const);
 
-  player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
+  if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
   player.addRequestInterceptor(interceptors.request);
   player.addResponseInterceptor(interceptors.response);
   for (const [type, listener] of listeners) player.on(type, listener);
@@ -85,7 +119,10 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     get parameters() {
       return session.parameters;
     },
-    update: (changes) => session.update(changes),
+    update: (changes) => session.update(changes, playerAbr()),
+    get mode() {
+      return mode;
+    },
     get cmcdMode() {
       return cmcdMode;
     },
@@ -99,11 +136,11 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     detach() {
       if (!attached) return;
       attached = false;
-      player.removeABRCustomRule(SAMMY_RULE_NAME);
+      if (!paceOnly) player.removeABRCustomRule(SAMMY_RULE_NAME);
       player.removeRequestInterceptor(interceptors.request);
       player.removeResponseInterceptor(interceptors.response);
       for (const [type, listener] of listeners) player.off(type, listener);
-      restoreSettings(player, original);
+      restoreSettings(player, original, paceOnly);
       session.destroy();
     },
   };

@@ -48,10 +48,20 @@ export interface PlayerLike {
   duration(): number;
 }
 
+/** A dash.js rule's settings: `active`, and the parameters pace-only mode reads. */
+export interface DashRuleSettingsLike {
+  active?: boolean;
+  parameters?: { throughputSafetyFactor?: number; abandonDurationMultiplier?: number };
+}
+
 export interface DashSettingsLike {
   streaming?: {
-    buffer?: { bufferTimeAtTopQuality?: number; bufferTimeAtTopQualityLongForm?: number; longFormContentDurationThreshold?: number };
-    abr?: { rules?: Record<string, { active?: boolean } | undefined>; initialBitrate?: { video?: number; audio?: number } };
+    buffer?: { bufferTimeDefault?: number; bufferTimeAtTopQuality?: number; bufferTimeAtTopQualityLongForm?: number; longFormContentDurationThreshold?: number };
+    abr?: {
+      rules?: Record<string, DashRuleSettingsLike | undefined>;
+      initialBitrate?: { video?: number; audio?: number };
+      throughput?: { bandwidthSafetyFactor?: number };
+    };
     cmcd?: { enabled?: boolean; mode?: string; enabledKeys?: string[] };
   };
 }

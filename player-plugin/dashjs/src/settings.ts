@@ -1,7 +1,7 @@
 /**
  * The dash.js settings Sammy changes while attached, and how to give them back. Only the
  * initial-bitrate setting changes during a session: touching the rule settings makes dash.js
- * rebuild its rule list.
+ * rebuild its rule list. Pace-only mode never touches the rules: dash.js's own stay as they are.
  */
 import { DASH_BUILT_IN_RULES, type PlayerLike } from './player.js';
 
@@ -21,14 +21,27 @@ export function snapshotSettings(player: PlayerLike): SettingsSnapshot {
   };
 }
 
-/** On: Sammy's rule alone, dash.js's first pick from Sammy, CMCD without dash.js's rtp. Off: dash.js's own rules. */
-export function applySettings(player: PlayerLike, original: SettingsSnapshot, enabled: boolean, startBitrateKbps: number): void {
+/** What Sammy asks of dash.js now. */
+export interface SettingsState {
+  enabled: boolean;
+  /** Pace-only: dash.js's rules stay; Sammy only paces. */
+  paceOnly: boolean;
+  /** dash.js's first pick, kbps; undefined: dash.js's own (pace-only without a history). */
+  startBitrateKbps: number | undefined;
+}
+
+/**
+ * On: Sammy's rule alone (pace-only: dash.js's rules as they were), dash.js's first pick from
+ * Sammy, CMCD without dash.js's rtp. Off: dash.js's own rules and first pick.
+ */
+export function applySettings(player: PlayerLike, original: SettingsSnapshot, state: SettingsState): void {
+  const { enabled, paceOnly, startBitrateKbps } = state;
   const enabledKeys = original.cmcd.enabledKeys.filter((k) => k !== 'rtp');
   player.updateSettings({
     streaming: {
       abr: {
-        rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((r) => [r, { active: enabled ? false : original.rules[r] }])),
-        initialBitrate: { video: enabled ? startBitrateKbps : original.initialVideoBitrate },
+        ...(paceOnly ? {} : { rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((r) => [r, { active: enabled ? false : original.rules[r] }])) }),
+        initialBitrate: { video: enabled && startBitrateKbps !== undefined ? startBitrateKbps : original.initialVideoBitrate },
       },
       // dash.js computes an `rtp` of its own (a 5× buffer-scaled guess that spirals down with a
       // throughput rule); drop the key so only Sammy's pace travels. dash.js writes the query
@@ -43,11 +56,11 @@ export function setStartBitrate(player: PlayerLike, kbps: number): void {
   player.updateSettings({ streaming: { abr: { initialBitrate: { video: kbps } } } });
 }
 
-export function restoreSettings(player: PlayerLike, original: SettingsSnapshot): void {
+export function restoreSettings(player: PlayerLike, original: SettingsSnapshot, paceOnly: boolean): void {
   player.updateSettings({
     streaming: {
       abr: {
-        rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((r) => [r, { active: original.rules[r] }])),
+        ...(paceOnly ? {} : { rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((r) => [r, { active: original.rules[r] }])) }),
         initialBitrate: { video: original.initialVideoBitrate },
       },
       cmcd: original.cmcd,

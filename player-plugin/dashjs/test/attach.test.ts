@@ -3,52 +3,11 @@
  * The adapter against the real dash.js 5 module (outside a browser: no media, so the stream's
  * ladder and buffer come from stubs on the real player). The browser path is covered end to end.
  */
-import { fromCmcdHeaders, fromCmcdQuery, toCmcdQuery } from '@svta/cml-cmcd';
-import { MediaPlayer } from 'dashjs';
+import { fromCmcdHeaders } from '@svta/cml-cmcd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { attach, memoryStore, SAMMY_RULE_NAME, SammyConfigError, type SammyDecision, type SegmentSample } from '../src/index.js';
-import type { CommonMediaRequestLike, CommonMediaResponseLike, RequestInterceptorLike, ResponseInterceptorLike } from '../src/player.js';
-
-type Player = ReturnType<ReturnType<typeof MediaPlayer>['create']>;
-
-function setup(options: Parameters<typeof attach>[1] = {}) {
-  const player: Player = MediaPlayer().create();
-  const requestInterceptors: RequestInterceptorLike[] = [];
-  const responseInterceptors: ResponseInterceptorLike[] = [];
-  const rules: Array<{ type: string; name: string; rule: unknown }> = [];
-  vi.spyOn(player, 'addRequestInterceptor').mockImplementation((i: unknown) => void requestInterceptors.push(i as never));
-  vi.spyOn(player, 'addResponseInterceptor').mockImplementation((i: unknown) => void responseInterceptors.push(i as never));
-  const addRule = player.addABRCustomRule.bind(player);
-  vi.spyOn(player, 'addABRCustomRule').mockImplementation((type: string, name: string, rule: object) => {
-    rules.push({ type, name, rule });
-    addRule(type, name, rule);
-  });
-  // The stream dash.js would know after loading a manifest: a 5-rung video ladder + 128 kbps audio, 12 s of buffer.
-  vi.spyOn(player, 'getRepresentationsByType').mockImplementation((type: string) =>
-    (type === 'video' ? [300, 750, 1500, 3000, 6000] : [128]).map((b) => ({ bitrateInKbit: b, bandwidth: b * 1000 })) as never,
-  );
-  let buffer = 12;
-  vi.spyOn(player, 'getBufferLength').mockImplementation(() => buffer);
-  vi.spyOn(player, 'duration').mockReturnValue(60);
-  const sammy = attach(player, { initialHistory: memoryStore(), ...options });
-  const decisions: SammyDecision[] = [];
-  const samples: SegmentSample[] = [];
-  sammy.on('decision', (d) => decisions.push(d));
-  sammy.on('sample', (s) => samples.push(s));
-  return { player, sammy, requestInterceptors, responseInterceptors, rules, decisions, samples, setBuffer: (b: number) => (buffer = b) };
-}
-
-/** A request as dash.js 5 hands it to interceptors: CMCD already in the URL, its own rtp included. */
-function mediaRequest(mediaType = 'video', type = 'MediaSegment'): CommonMediaRequestLike {
-  const cmcd = toCmcdQuery({ br: 3000, d: 4000, ot: mediaType === 'video' ? 'v' : 'a', rtp: 2000, sid: 's1' } as never, { version: 1 });
-  return {
-    url: `http://localhost/media/default/${mediaType}/seg-3.m4s?${cmcd}`,
-    headers: {},
-    customData: { request: { type, mediaType, bandwidth: 3_000_000, representation: { bitrateInKbit: 3000 } } },
-  };
-}
-
-const rtpOf = (req: CommonMediaRequestLike) => fromCmcdQuery(new URL(req.url).searchParams).rtp;
+import { memoryStore, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
+import type { CommonMediaRequestLike, CommonMediaResponseLike } from '../src/player.js';
+import { mediaRequest, rtpOf, setup } from './support/player.js';
 
 describe('attach(player)', () => {
   let ctx: ReturnType<typeof setup>;

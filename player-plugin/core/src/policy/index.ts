@@ -6,3 +6,4 @@ export * from './bitrate.js';
 export * from './throughput.js';
 export * from './phase.js';
 export * from './decide.js';
+export * from './pace-requirements.js';

@@ -1,10 +1,22 @@
 import { DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { describeShortfall, paceShortfalls, sammyRuleRequirement, type PlayerAbr } from './pace-requirements.js';
+
+/** Where a pace multiplier falls short: the buffer level and the least value that would do. */
+export interface PaceShortfallDetail {
+  /** Seconds; undefined where the level is named in words only (e.g. one segment of buffer). */
+  bufferLevelSeconds: number | undefined;
+  minimum: number;
+  /** The rule that would be starved. */
+  rule: string;
+}
 
 /** A configuration Sammy refuses: its message names the parameter and the value it needs. */
 export class SammyConfigError extends Error {
   constructor(
     readonly parameter: keyof SammyParameters,
     message: string,
+    /** For c0/c1 refused because the pace could starve an ABR rule. */
+    readonly shortfall?: PaceShortfallDetail,
   ) {
     super(message);
     this.name = 'SammyConfigError';
@@ -35,11 +47,12 @@ function requireCount(name: keyof SammyParameters, value: number): void {
 
 /**
  * Checks a full parameter set and returns it frozen. Rejects any set in which a pace could
- * fall below the Eq. 1 threshold of the top rung: such a pace lowers measured throughput, which
- * lowers the bitrate, which lowers nothing else — the rung is lost for good (the downward
- * spiral). The check uses an empty buffer, the strictest case, for both c0 and c1.
+ * starve the rule that picks bitrates: such a pace lowers measured throughput, which lowers the
+ * bitrate — the rung is lost for good (the downward spiral). That rule is Sammy's own (Eq. 1,
+ * at an empty buffer, the strictest case, for both c0 and c1), or in pace-only mode the
+ * player's own rules (`playerAbr`), each over the buffer levels where it acts.
  */
-export function validateParameters(p: SammyParameters): Readonly<SammyParameters> {
+export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr): Readonly<SammyParameters> {
   requireFinite('beta', p.beta, 0, 1, false);
   requireFinite('overhead', p.overhead, 0, 0.5, true);
   requireFinite('lookaheadSeconds', p.lookaheadSeconds, 0, 3600, false);
@@ -49,29 +62,30 @@ export function validateParameters(p: SammyParameters): Readonly<SammyParameters
   requireCount('sessionSampleLimit', p.sessionSampleLimit);
   requireCount('historyLimit', p.historyLimit);
   requireFinite('initialVideoBitrateKbps', p.initialVideoBitrateKbps, 0, 1_000_000, false);
-  const min = minimumMultiplier(p.beta, p.overhead);
-  for (const name of ['c0', 'c1'] as const) {
-    if (p[name] < min) {
-      throw new SammyConfigError(
-        name,
-        `Sammy: ${name} = ${p[name]} cannot sustain the top rung with beta = ${p.beta} and ` +
-          `${Math.round(p.overhead * 100)}% HTTP/TCP overhead: ${name} must be at least ${Math.ceil(min * 100) / 100} ` +
-          `(1 / (beta × (1 − overhead))), or raise beta.`,
-      );
-    }
+  const requirements = playerAbr ? playerAbr.requirements : [sammyRuleRequirement(p.beta)];
+  const shortfalls = paceShortfalls(p, requirements, playerAbr?.maxBufferSeconds ?? Infinity);
+  // Report the strictest: the least value that clears every rule at once.
+  const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);
+  if (worst) {
+    throw new SammyConfigError(worst.parameter, describeShortfall(worst, p.overhead), {
+      bufferLevelSeconds: worst.bufferLevelSeconds,
+      minimum: worst.minimum,
+      rule: worst.requirement.rule,
+    });
   }
   return Object.freeze({ ...p });
 }
 
-/** Merges overrides onto a base set, then validates the result. */
+/** Merges overrides onto a base set, then validates the result (against `playerAbr` in pace-only mode). */
 export function resolveParameters(
   overrides: Partial<SammyParameters> = {},
   base: Readonly<SammyParameters> = DEFAULT_PARAMETERS,
+  playerAbr?: PlayerAbr,
 ): Readonly<SammyParameters> {
   const merged: SammyParameters = { ...base };
   for (const key of Object.keys(base) as (keyof SammyParameters)[]) {
     const value = overrides[key];
     if (value !== undefined) merged[key] = value;
   }
-  return validateParameters(merged);
+  return validateParameters(merged, playerAbr);
 }

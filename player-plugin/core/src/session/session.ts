@@ -9,6 +9,7 @@ import type { SammyParameters } from '../config.js';
 import { Emitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
+import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { resolveParameters } from '../policy/parameters.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
 import { chunkThroughputKbps } from '../policy/throughput.js';
@@ -25,6 +26,11 @@ export interface SessionConfig {
   history?: InitialThroughputStore;
   /** Clock for event times, ms since the epoch. Default Date.now. */
   now?: () => number;
+  /**
+   * Pace-only mode: the player's own ABR picks every bitrate (`chooseBitrate` defers to it) and
+   * the pace must serve that ABR's rules, which replace Sammy's own rule in the validation.
+   */
+  playerAbr?: PlayerAbr;
 }
 
 /** What every adapter's controller offers (each adds its own, such as `detach`). */
@@ -49,9 +55,11 @@ export class SammySession implements SammyControl {
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
   private readonly choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   private readonly now: () => number;
+  private playerAbr: PlayerAbr | undefined;
 
   constructor(config: SessionConfig = {}) {
-    this.params = resolveParameters(config.parameters);
+    this.playerAbr = config.playerAbr;
+    this.params = resolveParameters(config.parameters, undefined, this.playerAbr);
     this.active = config.enabled ?? true;
     this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
     this.now = config.now ?? Date.now;
@@ -69,8 +77,19 @@ export class SammySession implements SammyControl {
     return this.params;
   }
 
-  update(changes: Partial<SammyParameters>): void {
-    this.params = resolveParameters(changes, this.params);
+  /**
+   * Changes tunables live; in pace-only mode `playerAbr` also replaces the player's rules as
+   * last read (its settings may have changed). Throws SammyConfigError and keeps both if invalid.
+   * (A session's mode is fixed: leaving out `playerAbr` keeps the current one.)
+   */
+  update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.playerAbr): void {
+    this.params = resolveParameters(changes, this.params, playerAbr);
+    this.playerAbr = playerAbr;
+  }
+
+  /** Pace-only mode: the player's own ABR picks bitrates, Sammy adds the pace and the initial phase. */
+  get paceOnly(): boolean {
+    return this.playerAbr !== undefined;
   }
 
   get phase(): Phase {
@@ -100,17 +119,23 @@ export class SammySession implements SammyControl {
 
   /**
    * The video bitrate a player should start from before any rule runs (dash.js's
-   * `abr.initialBitrate`): what Eq. 1 allows at an empty buffer from the history, else the
-   * player's own start.
+   * `abr.initialBitrate`): what Eq. 1 allows at an empty buffer from the history (in pace-only
+   * mode, what the player's own safety factor allows), else the player's own start.
    */
   startBitrateKbps(): number {
     const estimate = this.history.estimateKbps(this.params.throughputWindow);
-    return estimate === undefined ? this.params.initialVideoBitrateKbps : Math.max(1, Math.floor(this.params.beta * estimate));
+    const safety = this.playerAbr?.safetyFactor ?? this.params.beta;
+    return estimate === undefined ? this.params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
   }
 
-  /** Sammy's bitrate for the next segment of a media type; undefined when off (the player's ABR decides). */
+  /** Whether the initial-phase history holds any sample (a start bitrate of its own). */
+  get hasHistory(): boolean {
+    return this.history.size > 0;
+  }
+
+  /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
   chooseBitrate(input: { mediaType: MediaKind; ladderKbps: readonly number[]; bufferLevelSeconds: number }): BitrateChoice | undefined {
-    if (!this.active) return undefined;
+    if (!this.active || this.playerAbr) return undefined;
     const choice = decideBitrate({
       phase: this.phase,
       mediaType: input.mediaType,

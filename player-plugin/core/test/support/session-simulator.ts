@@ -1,9 +1,12 @@
 /**
  * A closed-loop session on a simulated link, in pure code: the player downloads 4 s segments
  * one at a time, the server paces each response at the requested rtp, and the link caps
- * everything. Measured chunk throughput = bytes / (latency + bytes / min(pace, link) after
- * header overhead). Good enough to see whether a rule holds the top rung, stalls, or spirals.
- * Sammy here is the real session core (createSession), driven as an adapter drives it.
+ * everything — a constant rate, or a bandwidth trace (capacity over time, integrated over the
+ * download: rate = min(capacity, pace)). Measured chunk throughput = bytes / (latency + transfer
+ * time after header overhead); the buffer drains in simulated real time and every second
+ * without media after playback started is rebuffering. Good enough to see whether a rule holds
+ * the top rung, stalls, or spirals. Sammy here is the real session core (createSession), driven
+ * as an adapter drives it.
  */
 import { createSession } from '../../src/session/session.js';
 import { memoryStore } from '../../src/initial-history.js';
@@ -11,9 +14,13 @@ import { harmonicMeanKbps, type Phase, type PlaybackEvent } from '../../src/poli
 import type { SammyParameters } from '../../src/config.js';
 import type { SammyDecision } from '../../src/session/types.js';
 import { median as medianOf } from 'sammy-pacing-protocol/measure';
+import type { TraceLink } from '../../src/traces/index.js';
 
 export interface SimulationConfig {
+  /** A constant link, kbps (ignored when `link` is set). */
   linkKbps: number;
+  /** A link that follows a bandwidth trace. */
+  link?: TraceLink;
   videoLadderKbps: readonly number[];
   audioKbps: number;
   segmentSeconds: number;
@@ -55,6 +62,7 @@ export interface SegmentRecord {
 export interface SimulationResult {
   segments: SegmentRecord[];
   stalls: number;
+  /** Time without media after playback first started, seconds. */
   stallSeconds: number;
   startupSeconds: number;
 }
@@ -62,7 +70,8 @@ export interface SimulationResult {
 /** A rule for one simulated session: the bitrate and rtp of each request, fed what the player sees. */
 export interface RuleInstance {
   request(bufferSeconds: number, playing: boolean): { bitrateKbps: number; rtpKbps: number | undefined; phase: Phase };
-  downloaded(kbits: number, seconds: number): void;
+  /** A finished download: `seconds` from request to last byte, `transferSeconds` without the request's latency. */
+  downloaded(kbits: number, seconds: number, transferSeconds: number): void;
   playback(event: PlaybackEvent): void;
 }
 
@@ -123,16 +132,21 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   let now = 0;
   let buffer = 0;
   let playing = false; // the media element: plays out the buffer once started
+  let started = false;
   let stalls = 0;
   let stallSeconds = 0;
   let startupSeconds = NaN;
   const segments: SegmentRecord[] = [];
   sammy.playback({ type: 'load' });
 
-  /** Advances wall time by dt; plays out buffer when playing. */
+  /** Advances wall time by dt; plays out buffer when playing, counts rebuffering when stalled. */
   const advance = (dt: number) => {
     now += dt;
-    if (!playing) return;
+    if (!started) return;
+    if (!playing) {
+      stallSeconds += dt;
+      return;
+    }
     if (buffer >= dt) {
       buffer -= dt;
       return;
@@ -151,8 +165,13 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
     const kbits = bitrateKbps * config.segmentSeconds;
-    const wireKbps = Math.min(rtpKbps ?? Infinity, config.linkKbps);
-    const downloadSeconds = config.latencyMs / 1000 + kbits / (wireKbps * (1 - config.wireOverhead));
+    const latency = config.latencyMs / 1000;
+    // On the wire the segment is larger by the header overhead; pace and capacity count wire bits.
+    const wireKbits = kbits / (1 - config.wireOverhead);
+    const transferSeconds = config.link
+      ? config.link.transferSeconds(now + latency, wireKbits, rtpKbps ?? Infinity)
+      : wireKbits / Math.min(rtpKbps ?? Infinity, config.linkKbps);
+    const downloadSeconds = latency + transferSeconds;
     segments.push({
       index: i,
       phase,
@@ -165,10 +184,10 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     });
     advance(downloadSeconds);
     buffer += config.segmentSeconds;
-    sammy.downloaded(kbits, downloadSeconds);
+    sammy.downloaded(kbits, downloadSeconds, transferSeconds);
     if (!playing && buffer >= config.startupBufferSeconds) {
       if (Number.isNaN(startupSeconds)) startupSeconds = now;
-      playing = true;
+      playing = started = true;
       sammy.playback({ type: 'playing' });
     }
   }

@@ -1,0 +1,102 @@
+/**
+ * dash.js 5's ABR as the trace-driven simulation models it: its ThroughputRule alone (not BOLA,
+ * InsufficientBufferRule or the abandon rule) — the rule a pace can starve. Estimate as dash.js
+ * 5.2.1 computes it by default: each sample is bytes over the transfer time without the
+ * request's latency (ThroughputModel, useDeadTimeLatency), folded into two EWMAs weighted by
+ * 0.0015 × download ms with half-lives of 3 and 8, each corrected for its start-up, the lower
+ * one taken (ThroughputController.getEwma); the rule picks the highest rung at or below
+ * estimate × bandwidthSafetyFactor (0.9). Before any sample it starts at the highest rung at
+ * or below its initial bitrate (1000 kbps).
+ *
+ * Unpaced, it is the baseline ("dash.js default"); with a session core in pace-only mode it is
+ * Sammy's pace-only arm: dash.js picks, Sammy paces, the initial phase stays unpaced.
+ */
+import type { SammyParameters } from '../../src/config.js';
+import { memoryStore } from '../../src/initial-history.js';
+import type { PlayerAbr } from '../../src/policy/index.js';
+import { createSession } from '../../src/session/session.js';
+import type { SammyDecision } from '../../src/session/types.js';
+import type { SimulatedRule, SimulationConfig } from './session-simulator.js';
+
+export const DASH_BANDWIDTH_SAFETY_FACTOR = 0.9;
+const DASH_INITIAL_BITRATE_KBPS = 1000;
+const EWMA = { fast: 3, slow: 8, weightPerMs: 0.0015 };
+
+/** What the modelled rule needs from a pace: its estimate × 0.9 must reach the top rung, at every buffer level. */
+export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds'>): PlayerAbr {
+  return {
+    name: 'dash.js (ThroughputRule model)',
+    requirements: [
+      {
+        rule: `under the modelled ThroughputRule (bandwidthSafetyFactor ${DASH_BANDWIDTH_SAFETY_FACTOR})`,
+        reason: `it picks the top rung only when the estimate × ${DASH_BANDWIDTH_SAFETY_FACTOR} reaches it`,
+        throughputMultiple: 1 / DASH_BANDWIDTH_SAFETY_FACTOR,
+        fromBufferSeconds: 0,
+        toBufferSeconds: Infinity,
+      },
+    ],
+    maxBufferSeconds: config.maxBufferSeconds,
+    safetyFactor: DASH_BANDWIDTH_SAFETY_FACTOR,
+  };
+}
+
+class DashEwma {
+  private fast = 0;
+  private slow = 0;
+  private weight = 0;
+
+  add(kbps: number, transferMs: number): void {
+    const w = EWMA.weightPerMs * transferMs;
+    const a = 0.5 ** (w / EWMA.fast);
+    const b = 0.5 ** (w / EWMA.slow);
+    this.fast = (1 - a) * kbps + a * this.fast;
+    this.slow = (1 - b) * kbps + b * this.slow;
+    this.weight += w;
+  }
+
+  /** kbps; undefined before any sample. */
+  estimate(): number | undefined {
+    if (this.weight <= 0) return undefined;
+    const fast = this.fast / (1 - 0.5 ** (this.weight / EWMA.fast));
+    const slow = this.slow / (1 - 0.5 ** (this.weight / EWMA.slow));
+    return Math.min(fast, slow);
+  }
+}
+
+/**
+ * dash.js's ThroughputRule; with `pace`, Sammy's pace-only session (those parameters) adds the
+ * pace, validated against `playerAbr` (default: the modelled rule's requirements).
+ */
+export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: (config: SimulationConfig) => PlayerAbr): SimulatedRule {
+  return (config) => {
+    const ewma = new DashEwma();
+    const ladder = [...config.videoLadderKbps].sort((a, b) => a - b);
+    const topKbps = ladder.at(-1)!;
+    const session = pace ? createSession({ parameters: pace, history: memoryStore(config.initialHistoryKbps ?? []), playerAbr: (playerAbr ?? modelledDashAbr)(config) }) : undefined;
+    const start = session?.hasHistory ? session.startBitrateKbps() : DASH_INITIAL_BITRATE_KBPS;
+    let last: SammyDecision | undefined;
+    let playing = false;
+    return {
+      request(bufferSeconds, isPlaying) {
+        playing = isPlaying;
+        const x = ewma.estimate();
+        const limit = x === undefined ? start : Math.round(x) * DASH_BANDWIDTH_SAFETY_FACTOR;
+        const bitrateKbps = ladder.reduce((chosen, r) => (r <= limit ? r : chosen), ladder[0]!);
+        if (!session) return { bitrateKbps, rtpKbps: undefined, phase: playing ? 'playing' : 'initial' };
+        last = session.decide({
+          mediaType: 'video',
+          bitrateKbps,
+          url: '/seg.m4s',
+          tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
+          maxBufferSeconds: config.maxBufferSeconds,
+        });
+        return { bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };
+      },
+      downloaded(kbits, seconds, transferSeconds) {
+        ewma.add(Math.round(kbits / transferSeconds), transferSeconds * 1000);
+        if (session && last) session.addSample(last, { bytes: (kbits * 1000) / 8, durationMs: seconds * 1000 });
+      },
+      playback: (event) => session?.playback(event),
+    };
+  };
+}
