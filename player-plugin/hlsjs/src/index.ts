@@ -1,0 +1,2 @@
+/** sammy-pacing-hlsjs: Sammy for hls.js (work in progress). */
+export {};

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vite';
+
+/**
+ * Two library builds: `vite build` makes the ESM modules for bundlers (dependencies stay
+ * external), `vite build --mode script` the self-contained script-tag bundle (global `SammyHls`).
+ * Neither contains hls.js: the page brings its own.
+ */
+export default defineConfig(({ mode }) =>
+  mode === 'script'
+    ? {
+        build: {
+          emptyOutDir: false,
+          sourcemap: true,
+          lib: { entry: 'src/index.ts', name: 'SammyHls', formats: ['iife'], fileName: () => 'sammy.iife.js' },
+        },
+      }
+    : {
+        build: {
+          sourcemap: true,
+          lib: { entry: { sammy: 'src/index.ts' }, formats: ['es'] },
+          rollupOptions: { external: [/^@svta\//, /^sammy-pacing-/, /^hls\.js/] },
+        },
+      },
+);

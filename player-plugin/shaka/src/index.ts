@@ -1,0 +1,2 @@
+/** sammy-pacing-shaka: Sammy for shaka-player (work in progress). */
+export {};
