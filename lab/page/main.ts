@@ -7,9 +7,11 @@
  *   ?arm=sammy         the Sammy plugin with its defaults
  *
  * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
- * it holds for the very first request). The page records what the bench measures into `window.__lab`.
+ * it holds for the very first request), and `proto` (e.g. `h2`: the HTTP version every media request
+ * must go over; each one that does not is recorded as a mismatch, which fails the run). The page
+ * records what the bench measures into `window.__lab`.
  */
-import { DEFAULT_MANIFEST_PATH, roundRtpKbps, withoutCmcd, writeRtp } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, MEDIA_PATH, roundRtpKbps, withoutCmcd, writeRtp } from 'sammy-pacing-protocol';
 import { latestResourceEntry, readResourceReport, StallLog, type ResourceReport } from 'sammy-pacing-protocol/measure';
 import type { PageState } from '../src/page-state.js';
 import { attach } from 'sammy-pacing-dashjs';
@@ -23,6 +25,8 @@ const mpd = params.get('mpd') ?? DEFAULT_MANIFEST_PATH;
 const capKbps = Number(params.get('cap') ?? '0');
 /** Buffer target for every arm alike (the bench's --buffer-seconds); absent: dash.js defaults. */
 const bufferSeconds = Number(params.get('buf') ?? 'NaN');
+/** The HTTP version the media must go over (`h2` with the bench's --http2); absent: whatever it is, recorded. */
+const expectedProtocol = params.get('proto') ?? undefined;
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
@@ -37,6 +41,7 @@ const state: PageState = {
   phases: [],
   errors: [],
   ended: false,
+  protocols: { expected: expectedProtocol, media: {}, mismatches: [] },
 };
 (window as unknown as { __lab: PageState }).__lab = state;
 /** Fills `state.stalls` in place: the bench reads it from `window.__lab`. */
@@ -44,6 +49,24 @@ const stalls = new StallLog(state.stalls);
 
 // Resource Timing keeps 250 entries by default; a session has more requests than that.
 performance.setResourceTimingBufferSize(100_000);
+
+/**
+ * The HTTP version of every completed media request (manifest, init, segments: same origin, so
+ * Resource Timing names it), counted as each entry lands; with `?proto=`, every other one is a mismatch.
+ */
+const MAX_MISMATCHES = 20;
+new PerformanceObserver((list) => {
+  const p = state.protocols!;
+  for (const e of list.getEntries() as PerformanceResourceTiming[]) {
+    const path = new URL(e.name).pathname;
+    if (!path.startsWith(`${MEDIA_PATH}/`)) continue;
+    const protocol = e.nextHopProtocol;
+    p.media[protocol] = (p.media[protocol] ?? 0) + 1;
+    if (expectedProtocol !== undefined && protocol !== expectedProtocol && p.mismatches.length < MAX_MISMATCHES) {
+      p.mismatches.push(`${protocol || '(none)'} ${path}`);
+    }
+  }
+}).observe({ type: 'resource', buffered: true });
 
 const video = document.querySelector('video') as HTMLVideoElement;
 const player = MediaPlayer().create();
@@ -99,11 +122,12 @@ interface FragmentEvent {
  * which carries the CMCD query the arm added (Sammy, dash.js's own CMCD, the flat cap), while
  * dash.js reports the URL without it.
  */
-function serverReport(url: string): ResourceReport | undefined {
+function serverReport(url: string): (ResourceReport & { protocol: string }) | undefined {
   // Entry names are absolute; resolve the player's URL in case it is not.
   const absolute = new URL(url, location.href).href;
   const entry = latestResourceEntry(performance.getEntriesByType('resource') as PerformanceResourceTiming[], absolute, withoutCmcd);
-  return entry && readResourceReport(entry, performance.timeOrigin);
+  const report = entry && readResourceReport(entry, performance.timeOrigin);
+  return report && { ...report, protocol: entry.nextHopProtocol };
 }
 
 player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
@@ -123,6 +147,7 @@ player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
       bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
       segmentSeconds: r.duration ?? 0,
       server: s?.report ?? {},
+      protocol: s?.protocol,
     });
   }, 50);
 }) as never);

@@ -6,14 +6,15 @@ import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findVarnish } from '@sammy/varnish';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { manifestFile } from './media.js';
 import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
 import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
 import { metricsCsv, renderMarkdown, summarise, type BenchEnvironment } from './report.js';
-import { runOnce, type RunContext } from './run.js';
+import { ProtocolMismatchError, runOnce, type RunContext } from './run.js';
 import { nodeScript, PAGE_DIR } from './scripts.js';
 import { quantile, rng, shuffle } from './stats.js';
 import {
@@ -70,7 +71,14 @@ function timestamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 }
 
+/** Chromium's flag for trusting exactly the lab certificate's key, never every certificate. */
+export function trustKeyArgs(tls: LabCertificate | undefined): string[] {
+  return tls ? [`--ignore-certificate-errors-spki-list=${tls.spkiHash}`] : [];
+}
+
 export async function runBench(config: BenchConfig): Promise<BenchResult> {
+  const problem = configProblem(config);
+  if (problem) throw new Error(problem);
   const support = namespaceSupport();
   if (!support.ok) throw new Error(`lab bench needs network namespaces: ${support.reason}`);
   if (!existsSync(join(PAGE_DIR, 'index.html'))) throw new Error(`lab page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
@@ -80,6 +88,8 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (config.edge === 'varnish') findVarnish();
   const topKbps = topVideoKbps(mpdFile);
   const capKbps = 4 * topKbps;
+  // The certificate names the lab server's address; Chromium trusts its key, the HTTP neighbour it as its CA.
+  const tls = config.http2 ? await labCertificate(SERVER_IP) : undefined;
 
   const leftovers = removeLeftovers();
   const progress = new Progress(config.arms.length * config.neighbours.length * config.runs, config.plainProgress);
@@ -119,6 +129,10 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     cc: config.cc,
     ccPinnedBy: '',
     edge: EDGE_LABELS[config.edge],
+    http: tls
+      ? `HTTPS, HTTP/2 by ALPN (h2; http/1.1 offered too), node:http2's secure server; the lab certificate (${tls.certPath}, EC P-256, self-signed, naming ${SERVER_IP}) ` +
+        `trusted by Chromium through --ignore-certificate-errors-spki-list=${tls.spkiHash} (that key only) and by the HTTP neighbour (node:http2 client) as its only CA`
+      : 'plain HTTP/1.1 (node:http), no TLS',
     kernel: release(),
     chromium: '',
     startedAt: new Date().toISOString(),
@@ -126,6 +140,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   };
   const raw: RawRun[] = [];
   const metrics: RunMetrics[] = [];
+  let fatal: Error | undefined;
   const wallStart = Date.now();
   try {
     const topology = await createTopology({ rateMbps: config.rateMbps, queueBytes: config.queueBytes, rttMs: config.rttMs });
@@ -142,11 +157,11 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     env.baseRttMs = await measureBaseRtt(topology);
     progress.log(
       `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
-        `server cc ${config.cc}; top video ${topKbps} kbps; edge ${config.edge}`,
+        `server cc ${config.cc}; top video ${topKbps} kbps; edge ${config.edge}; ${tls ? 'HTTP/2 over TLS (h2)' : 'HTTP/1.1'}`,
     );
-    browser = await launchInNamespace(topology.client);
+    browser = await launchInNamespace(topology.client, trustKeyArgs(tls));
     env.chromium = `Chromium ${browser.browser.version()}`;
-    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress };
+    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress, tls };
 
     // The browser's first page load is slower (cold caches, code compilation): one unmeasured
     // session first, so no arm's first run pays for it.
@@ -157,7 +172,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
 
     // Runs interleave arms (seeded order) so slow drifts of the machine hit every arm alike.
     const random = rng(config.seed);
-    for (let index = 1; index <= config.runs; index++) {
+    runs: for (let index = 1; index <= config.runs; index++) {
       for (const neighbour of config.neighbours) {
         for (const arm of shuffle(config.arms, random)) {
           progress.beginRun(`${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]} #${index}`);
@@ -176,6 +191,11 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
             const error = (err as Error).message;
             env.failedRuns.push({ arm, neighbour, index, error });
             progress.endRun(`FAILED: ${error.split('\n')[0]}`);
+            // Not over the HTTP asked for: every further run would be too. Stop, report, and fail.
+            if (err instanceof ProtocolMismatchError) {
+              fatal = err;
+              break runs;
+            }
           }
           await sleep(500);
         }
@@ -210,6 +230,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const reportPath = join(dir, 'report.md');
   writeFileSync(reportPath, renderMarkdown({ config, env, metrics, plots }));
   progress.log(`report: ${reportPath}`);
+  if (fatal) throw new Error(`${fatal.message}; stopped after this run (report: ${reportPath})`);
   return { dir, metrics, runs: raw, env, reportPath };
 }
 

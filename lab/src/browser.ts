@@ -22,13 +22,14 @@ export interface NamespacedBrowser {
   close(): Promise<void>;
 }
 
-export async function launchInNamespace(ns: string): Promise<NamespacedBrowser> {
+/** `extraArgs`: more Chromium flags (with --http2, the one key it trusts: --ignore-certificate-errors-spki-list). */
+export async function launchInNamespace(ns: string, extraArgs: readonly string[] = []): Promise<NamespacedBrowser> {
   const executable = findChromium();
   const dir = mkdtempSync(join(tmpdir(), 'sammy-lab-chromium-'));
   const wrapper = join(dir, 'chromium-in-ns');
   writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${ns}' '${executable}' "$@"\n`);
   chmodSync(wrapper, 0o755);
-  const browser = await chromium.launch({ executablePath: wrapper, headless: true, args: LAB_CHROMIUM_ARGS, timeout: 30_000 });
+  const browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...LAB_CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
   return {
     browser,
     async close() {

@@ -27,14 +27,14 @@ export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
 };
 
 /**
- * What serves the media: `none`, the lab's Express origin directly (its sammyPacing middleware paces);
+ * What serves the media: `none`, the lab's origin directly (its sammyPacing middleware paces);
  * `varnish`, varnishd with origin/varnish's sammy.vcl in front of that origin, in the server namespace.
  */
 export const EDGES = ['none', 'varnish'] as const;
 export type Edge = (typeof EDGES)[number];
 
 export const EDGE_LABELS: Record<Edge, string> = {
-  none: 'direct origin (Express, sammy-pacing-express)',
+  none: 'direct origin (lab server: sammy-pacing-express on Express\'s router)',
   varnish: 'Varnish (origin/varnish sammy.vcl, tcp vmod) in front of the Express origin',
 };
 
@@ -72,6 +72,12 @@ export interface BenchConfig {
   neighbours: Neighbour[];
   /** What the players and neighbours connect to (default `none`: the origin itself). */
   edge: Edge;
+  /**
+   * HTTPS with HTTP/2 (`--http2`): the lab server speaks h2 by ALPN with the lab certificate, the page,
+   * manifest, media, records and the HTTP neighbour all go over https://. Default (absent, false):
+   * plain HTTP/1.1. Not with an edge (Varnish has no TLS here).
+   */
+  http2?: boolean;
   runs: number;
   /** Length of each video session from the play request, seconds. */
   durationSeconds: number;
@@ -105,6 +111,14 @@ export interface BenchConfig {
   resultsDir: string;
   /** Print a line per second instead of redrawing one line (no TTY, CI, tests). */
   plainProgress: boolean;
+}
+
+/** Why `config` cannot run, before anything is set up; undefined when it can. */
+export function configProblem(config: BenchConfig): string | undefined {
+  if (config.http2 && config.edge !== 'none') {
+    return `--http2 cannot go with --edge ${config.edge}: ${config.edge === 'varnish' ? 'Varnish serves plain HTTP only here (no TLS, so no HTTP/2)' : 'the edge has no TLS'}; run --http2 against the origin directly (no --edge)`;
+  }
+  return undefined;
 }
 
 export function isArm(v: string): v is Arm {

@@ -17,6 +17,35 @@ export interface HttpFetch {
   bytes: number;
   status: number;
   cut: boolean;
+  /** The neighbour connection's HTTP version (`http/1.1`, `h2`); absent in results from before it was recorded. */
+  protocol?: string;
+}
+
+/** `h2`: HTTPS with HTTP/2 (--http2); `http/1.1`: plain HTTP (the default). */
+export type HttpVersion = 'h2' | 'http/1.1';
+
+/** Which HTTP the run asked for and what its requests really went over. */
+export interface RunProtocol {
+  requested: HttpVersion;
+  /** The main session's media requests (manifest, init, segments) by Resource Timing nextHopProtocol. */
+  media: Record<string, number>;
+  /** The second video session's, when there is one. */
+  neighbourMedia?: Record<string, number>;
+  /** The HTTP neighbour's fetches by the protocol of its connection. */
+  httpNeighbour?: Record<string, number>;
+}
+
+/** Counts of each value. */
+export function countBy(values: Iterable<string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+/** `h2 × 52`, `http/1.1 × 40, h2 × 1`: a protocol count as text ('—' when empty). */
+export function protocolText(counts: Record<string, number> | undefined): string {
+  const entries = Object.entries(counts ?? {});
+  return entries.length === 0 ? '—' : entries.map(([p, n]) => `${p || '(none)'} × ${n}`).join(', ');
 }
 
 export interface TcpNeighbourResult {
@@ -51,6 +80,8 @@ export interface RawRun {
   /** The origin's delivery records. Behind an edge they describe the edge's unpaced backend fetches, not the client's connection. */
   records: DeliveryRecord[];
   errors: string[];
+  /** HTTP asked for and used; absent in results from before it was recorded (all plain HTTP/1.1). */
+  protocol?: RunProtocol;
 }
 
 export interface NeighbourMetric {
@@ -87,6 +118,8 @@ export interface RunMetrics {
   bottleneckDrops?: number;
   neighbourMetric?: NeighbourMetric;
   errors: number;
+  /** The main session's media requests by Resource Timing nextHopProtocol (e.g. { h2: 52 }); undefined when not recorded. */
+  mediaProtocols?: Record<string, number>;
 }
 
 export function startupDelayMs(p: PageState): number | undefined {
@@ -252,6 +285,7 @@ export function runMetrics(run: RawRun): RunMetrics {
     bottleneckDrops: first && last ? last.drops - first.drops : undefined,
     neighbourMetric: neighbourMetric(run),
     errors: run.errors.length + p.errors.length,
+    mediaProtocols: run.protocol?.media,
   };
 }
 

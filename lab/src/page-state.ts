@@ -16,6 +16,21 @@ export interface PageChunk {
   bitrateKbps: number;
   segmentSeconds: number;
   server: PacingReport;
+  /** Resource Timing's nextHopProtocol of the request (`h2`, `http/1.1`); absent without an entry. */
+  protocol?: string;
+}
+
+/**
+ * The HTTP version every media request (manifest, init and media segments under MEDIA_PATH) went over,
+ * from Resource Timing's `nextHopProtocol`, as the page saw each request complete.
+ */
+export interface PageProtocols {
+  /** The protocol the bench asked for (`?proto=`), when it asked for one. */
+  expected?: string;
+  /** Completed media requests by nextHopProtocol (`''` when the browser did not say). */
+  media: Record<string, number>;
+  /** Media requests that did not go over `expected`: `<protocol> <path>`, at most the first 20. */
+  mismatches: string[];
 }
 
 export interface PageState {
@@ -34,4 +49,6 @@ export interface PageState {
   ended: boolean;
   /** Where the startup delay went: every request before the first `playing`, ms after the play request. */
   startupRequests?: Array<{ name: string; start: number; end: number }>;
+  /** What the media went over (absent in pages from before it was recorded). */
+  protocols?: PageProtocols;
 }

@@ -3,7 +3,7 @@
  * range over runs), then Sammy against unpaced next to the paper and the issue's targets.
  */
 import { ARM_LABELS, NEIGHBOUR_LABELS, PAPER_RTT_MS, type Arm, type BenchConfig, type Neighbour } from './config.js';
-import { bytesToMs, type RunMetrics } from './measurements.js';
+import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
 
@@ -22,6 +22,8 @@ export interface BenchEnvironment {
   ccPinnedBy: string;
   /** What the players connect to (EDGE_LABELS); absent in results from before edges existed. */
   edge?: string;
+  /** How the lab server speaks HTTP (plain HTTP/1.1, or HTTPS with h2 and its certificate); absent in older results. */
+  http?: string;
   kernel: string;
   chromium: string;
   startedAt: string;
@@ -157,8 +159,12 @@ export function renderMarkdown(input: {
   const summaries = summarise(metrics, config.arms, ['all', ...neighbours]);
   const L: string[] = [];
   const bdp = (env.rateMbps * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
-  L.push(`# Lab bench: Sammy and its neighbours, served by ${config.edge === 'none' ? 'the origin directly' : config.edge} (${env.startedAt})`, '');
+  L.push(
+    `# Lab bench: Sammy and its neighbours, served by ${config.edge === 'none' ? 'the origin directly' : config.edge} over ${config.http2 ? 'HTTP/2 (TLS)' : 'HTTP/1.1'} (${env.startedAt})`,
+    '',
+  );
   L.push(`Edge: ${env.edge ?? 'direct origin'}. ${edgeSources(config, metrics)}`, '');
+  L.push(`HTTP: ${config.http2 ? '**HTTP/2 (h2)**' : 'HTTP/1.1'} — ${env.http ?? 'plain HTTP/1.1'}. ${protocolSummary(config, metrics)}`, '');
   L.push(
     `Bottleneck ${env.rateMbps} Mbit/s (tbf, burst ${env.burstBytes} B) with a drop-tail queue of ${env.queueBytes} B ` +
       `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × ${PAPER_RTT_MS} ms = ${bdp} B), on the router's egress toward the client. ` +
@@ -229,6 +235,14 @@ export function renderMarkdown(input: {
   return L.join('\n');
 }
 
+/** What every run's media went over, all runs together; with --http2 the page failed any run whose media were not all h2. */
+function protocolSummary(config: BenchConfig, metrics: RunMetrics[]): string {
+  const total: Record<string, number> = {};
+  for (const m of metrics) for (const [p, n] of Object.entries(m.mediaProtocols ?? {})) total[p] = (total[p] ?? 0) + n;
+  const seen = `Media requests of the main sessions (manifest, init, segments) by Resource Timing \`nextHopProtocol\`, all runs in the tables: ${protocolText(total)}.`;
+  return config.http2 ? `${seen} The page checked every one; a run with any media request not over h2 fails, and stops the bench.` : seen;
+}
+
 /** Which figures the client measured and which a server reported, for this bench's edge. */
 function edgeSources(config: BenchConfig, metrics: RunMetrics[]): string {
   const server = config.edge === 'none' ? 'the origin' : config.edge === 'varnish' ? 'Varnish' : config.edge;
@@ -249,7 +263,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
   const head = [
     'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
     'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
-    'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors',
+    'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors', 'media_protocols',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -257,6 +271,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.arm, m.neighbour, m.index, m.startupDelayMs, m.rebufferCount, m.rebufferSeconds, m.meanBitrateKbps, m.chunkThroughputMbps, m.videoChunks,
       m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
       m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
+      m.mediaProtocols ? protocolText(m.mediaProtocols) : undefined,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

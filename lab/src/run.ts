@@ -8,8 +8,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { CONGESTION_CONTROL_HEADER, RECORDS_PATH } from 'sammy-pacing-protocol';
 import type { Arm, BenchConfig, Neighbour } from './config.js';
-import type { PageState, RawRun, TcpNeighbourResult, HttpFetch } from './measurements.js';
-import { queueDelayMs, startupDelayMs } from './measurements.js';
+import type { LabCertificate } from './lab-certificate.js';
+import type { PageState, RawRun, TcpNeighbourResult, HttpFetch, HttpVersion, RunProtocol } from './measurements.js';
+import { countBy, protocolText, queueDelayMs, startupDelayMs } from './measurements.js';
 import { inNs, lastLine, sleep, start, waitForLine, type Child } from './processes.js';
 import type { Progress } from './progress.js';
 import { QueueMonitor } from './queue-monitor.js';
@@ -34,12 +35,48 @@ export interface RunContext {
   capKbps: number;
   tmpDir: string;
   progress: Progress;
+  /** With --http2: the lab server's certificate (it serves HTTPS, h2 by ALPN; the HTTP neighbour trusts it as its CA). */
+  tls?: LabCertificate;
+}
+
+/**
+ * A run's media did not go over the HTTP version the bench asked for: the comparison it was run for
+ * would be meaningless, so the bench stops (after writing what it has), instead of going on.
+ */
+export class ProtocolMismatchError extends Error {
+  override name = 'ProtocolMismatchError';
+}
+
+function httpVersion(config: BenchConfig): HttpVersion {
+  return config.http2 ? 'h2' : 'http/1.1';
+}
+
+/** Where the players and neighbours reach the lab server (or the edge): https:// with --http2. */
+export function serverOrigin(config: BenchConfig): string {
+  return `${config.http2 ? 'https' : 'http'}://${SERVER_IP}:${SERVER_PORT}`;
 }
 
 function pageUrl(arm: Arm, role: string, ctx: RunContext): string {
   const q = new URLSearchParams({ arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps), start: 'manual' });
   if (ctx.config.bufferSeconds !== undefined) q.set('buf', String(ctx.config.bufferSeconds));
-  return `http://${SERVER_IP}:${SERVER_PORT}/lab/index.html?${q}`;
+  // The page checks that every media request went over it (Resource Timing nextHopProtocol).
+  if (ctx.config.http2) q.set('proto', 'h2');
+  return `${serverOrigin(ctx.config)}/lab/index.html?${q}`;
+}
+
+/**
+ * Why a page's media do not count as having gone over `expected`: some went over another protocol,
+ * or none completed to be checked. Undefined when every media request went over `expected`.
+ */
+export function protocolProblem(page: PageState, expected: HttpVersion, who: string): string | undefined {
+  const p = page.protocols;
+  if (!p) return `${who}: the page recorded no protocols`;
+  const other = Object.fromEntries(Object.entries(p.media).filter(([k]) => k !== expected));
+  if (Object.keys(other).length > 0) {
+    return `${who}: media requests went over ${protocolText(other)}, not ${expected} (${protocolText(p.media)} in all; first: ${p.mismatches.slice(0, 3).join('; ')})`;
+  }
+  if (!p.media[expected]) return `${who}: no media request completed, so none went over ${expected}`;
+  return undefined;
 }
 
 /** The servers of one run: the lab server, and the edge in front of it when there is one. */
@@ -83,6 +120,7 @@ async function startLabServer(ctx: RunContext, host: string, port: number): Prom
     '--page', PAGE_DIR,
     '--cc', ctx.config.cc,
     '--seed', String(ctx.config.seed),
+    ...(ctx.tls ? ['--tls-cert', ctx.tls.certPath, '--tls-key', ctx.tls.keyPath] : []),
   ];
   const server = start(...inNs(ctx.topology.server, node as string, args), { cwd: LAB_DIR });
   await waitForLine(server, (l) => l.includes('"ready"'), 20_000, 'lab server');
@@ -106,6 +144,8 @@ interface LiveStatus {
     /** Last rendered video quality, kbps. */
     bitrateKbps?: number;
     stalls: number;
+    /** Media requests that went over another protocol than the page's `?proto=`. */
+    protocolMismatches: string[];
   };
   /** Buffered seconds ahead of the playhead, from the video element. */
   bufferSeconds?: number;
@@ -128,6 +168,7 @@ async function liveStatus(page: Page): Promise<LiveStatus> {
           paceKbps: lab.chunks.filter((c) => c.mediaType === 'video').at(-1)?.server.appliedPaceKbps,
           bitrateKbps: lab.qualities.at(-1)?.kbps,
           stalls: lab.stalls.length,
+          protocolMismatches: lab.protocols?.mismatches ?? [],
         },
       };
     })
@@ -172,6 +213,7 @@ function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undef
 /** Runs one arm × neighbour session and returns everything it measured. */
 export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, index: number): Promise<RawRun> {
   const { topology: t, config } = ctx;
+  if (config.http2 && !ctx.tls) throw new Error('--http2 needs the lab certificate in the run context');
   // The lab server pins the congestion control of its sockets itself; Varnish only on request (sammy.vcl
   // honours Sammy-Congestion-Control), and the namespace default cannot be cubic outside the initial
   // namespace. So through the edge every client asks for the bench's algorithm, sent by the browser
@@ -232,13 +274,15 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       let live: LiveStatus | undefined;
       if (startedAt === undefined) {
         live = await liveStatus(main.page);
+        checkLiveProtocol(live, config, tag);
         if (live.state?.startedAt !== undefined) {
           startedAt = live.state.startedAt;
           // Neighbours that start relative to playback.
           if (neighbour === 'http') {
             const [node, ...script] = nodeScript('neighbours/http-fetches');
             httpFetcher = start(...inNs(t.client, node as string, [
-              ...script, '--url', `http://${SERVER_IP}:${SERVER_PORT}/lab/blob/${config.httpBytes}`,
+              ...script, '--url', `${serverOrigin(config)}/lab/blob/${config.httpBytes}`,
+              ...(ctx.tls ? ['--ca', ctx.tls.certPath] : []),
               '--until', String(endAt), '--gap-ms', String(config.httpGapMs), '--max', '1000', '--out', httpFile,
               ...Object.entries(ccHeaders).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
             ]));
@@ -266,6 +310,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       if (now - lastProgress >= 1000) {
         lastProgress = now;
         live ??= await liveStatus(main.page);
+        checkLiveProtocol(live, config, tag);
         const q = monitor.samples.at(-1);
         ctx.progress.update({
           elapsedSeconds: (now - t0) / 1000,
@@ -284,13 +329,18 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
 
     const page = await readState(main.page);
     if (!page) throw new Error(`${tag}: could not read the page's measurements`);
+    const second = neighbourPage ? await readState(neighbourPage) : undefined;
+    if (config.http2) {
+      // The run is only an HTTP/2 run if every media request of every session went over h2.
+      const problem = protocolProblem(page, 'h2', `${tag} (--http2)`) ?? (second ? protocolProblem(second, 'h2', `${tag} second session (--http2)`) : undefined);
+      if (problem) throw new ProtocolMismatchError(problem);
+    }
     const records = await main.page
       .evaluate(async (path) => (await fetch(path, { cache: 'no-store' })).json() as Promise<DeliveryRecord[]>, RECORDS_PATH)
       .catch((err: Error) => {
         errors.push(`records: ${err.message}`);
         return [] as DeliveryRecord[];
       });
-    const second = neighbourPage ? await readState(neighbourPage) : undefined;
     if (neighbour === 'video' && second && startupDelayMs(second) === undefined) errors.push('second session never started playing');
 
     const queue = monitor.stop();
@@ -320,9 +370,15 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       await httpFetcher.stop();
       http = JSON.parse(readFileSync(httpFile, 'utf8')) as HttpFetch[];
     }
+    const protocol: RunProtocol = {
+      requested: httpVersion(config),
+      media: page.protocols?.media ?? {},
+      ...(second ? { neighbourMedia: second.protocols?.media ?? {} } : {}),
+      ...(http ? { httpNeighbour: countBy(http.map((f) => f.protocol ?? '')) } : {}),
+    };
     return {
       arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
-      udp, udpSent, tcp, http, records, errors,
+      udp, udpSent, tcp, http, records, errors, protocol,
     };
   } finally {
     monitor.stop();
@@ -331,6 +387,14 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     // Stopping the edge's process group stops varnishd; make sure, by its pid, before the next run binds the port.
     if (varnishdPid !== undefined) killIfAlive(varnishdPid);
     for (const f of [udpFile, httpFile]) rmSync(f, { force: true });
+  }
+}
+
+/** With --http2, the first media request seen over another protocol fails the run at once. */
+function checkLiveProtocol(live: LiveStatus, config: BenchConfig, tag: string): void {
+  const mismatches = live.state?.protocolMismatches ?? [];
+  if (config.http2 && mismatches.length > 0) {
+    throw new ProtocolMismatchError(`${tag} (--http2): media requests not over h2: ${mismatches.slice(0, 3).join('; ')}`);
   }
 }
 
