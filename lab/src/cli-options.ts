@@ -1,0 +1,140 @@
+/**
+ * The bench's command line: flags → BenchConfig, with every refusal (unknown names, bad numbers,
+ * flags that cannot go together) before anything is set up. Separate from cli.ts so tests can call it.
+ */
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CONGESTION_CONTROLS, isCongestionControl } from 'sammy-pacing-protocol';
+import {
+  ARMS,
+  BOTTLENECK_MBPS,
+  isArm,
+  isNeighbour,
+  NEIGHBOURS,
+  PAPER_BDP_BYTES,
+  DEFAULT_BUFFER_SECONDS,
+  DEFAULT_DURATION_SECONDS,
+  DEFAULT_RUNS,
+  EDGES,
+  isEdge,
+  PAPER_NEIGHBOURS,
+  PAPER_RTT_MS,
+  QUEUE_BDP_MULTIPLE,
+  type BenchConfig,
+  configProblem,
+} from './config.js';
+import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
+import { LAB_DIR } from './scripts.js';
+
+export const HELP = `Sammy lab bench: real Chromium + dash.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
+Linux, root (it creates network namespaces, and always removes them).
+
+usage: npm run bench:lab -- [flags]
+
+  --runs N           runs per arm × neighbour (default ${DEFAULT_RUNS})
+  --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
+  --arms LIST        comma-separated: ${ARMS.join(', ')} (default all)
+  --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
+  --edge NAME        what the players connect to: ${EDGES.join(', ')} (default none: the lab's origin itself;
+                     varnish: varnishd with origin/varnish/sammy.vcl in front of it, in the server namespace)
+  --http2            HTTPS with HTTP/2: the lab server speaks h2 (ALPN) with a lab certificate naming its address
+                     (cached in .cache/lab/tls); Chromium trusts exactly that key (--ignore-certificate-errors-spki-list),
+                     the HTTP neighbour fetches over h2 trusting it as its CA; a run whose media did not all go over
+                     h2 fails and stops the bench. Not with --edge varnish (no TLS there). Default: plain HTTP/1.1
+  --cc NAME          server congestion control: ${CONGESTION_CONTROLS.join(', ')} (default cubic)
+  --neighbour-cc N   bulk TCP neighbour's congestion control (default reno, as in the paper)
+  --seed N           seed for run order and the HTTP object's bytes (default 1)
+  --queue BYTES      bottleneck queue (default ${QUEUE_BDP_MULTIPLE} × ${PAPER_BDP_BYTES} = ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES}, the paper's 4 × BDP at 5 ms)
+  --rate MBPS        bottleneck rate (default ${BOTTLENECK_MBPS})
+  --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
+  --buffer-seconds S   dash.js buffer target for every arm (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
+                       buffer, as the paper's control had; dash.js's own is 30 s at top quality)
+  --content-seconds S  length of the lab ladder (default ${LAB_LADDER.durationS}; encoded once, cached)
+  --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
+  --manifest PATH    play another ladder (e.g. ${DEFAULT_MANIFEST_PATH}, the origin's 60 s, 6 Mbps-top ladder)
+  --results DIR      where results/<timestamp>/ goes (default lab/results)
+  --plain            progress as plain lines (no redrawn status line)
+  -h, --help         this text
+
+Writes report.md (tables next to the paper's numbers and the issue's targets), plots/*.png and *.svg,
+runs/*.json (raw), runs.csv and summary.json.`;
+
+function list<T extends string>(value: string | undefined, all: readonly T[], fallback: readonly T[], is: (v: string) => v is T, what: string): T[] {
+  if (value === undefined) return [...fallback];
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const i of items) if (!is(i)) throw new Error(`unknown ${what} "${i}" (choose from ${all.join(', ')})`);
+  return items as T[];
+}
+
+/** A numeric flag's value, or `fallback` when absent: positive, or ≥ 0 with `allowZero`. */
+function positive(value: string | undefined, fallback: number, what: string, { allowZero = false } = {}): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) {
+    throw new Error(allowZero ? `--${what} must be a number ≥ 0, got ${value}` : `--${what} must be a positive number, got ${value}`);
+  }
+  return n;
+}
+
+export type CliParse = { help: true } | { help: false; config: BenchConfig };
+
+/** The bench's flags (`process.argv.slice(2)`) as a config; throws, with what to change, on anything it cannot run. */
+export function parseCliArgs(args: string[]): CliParse {
+  const { values } = parseArgs({
+    args,
+    options: {
+      runs: { type: 'string' },
+      duration: { type: 'string' },
+      arms: { type: 'string' },
+      neighbours: { type: 'string' },
+      edge: { type: 'string' },
+      http2: { type: 'boolean' },
+      cc: { type: 'string' },
+      'neighbour-cc': { type: 'string' },
+      seed: { type: 'string' },
+      queue: { type: 'string' },
+      rate: { type: 'string' },
+      'rtt-ms': { type: 'string' },
+      'media-dir': { type: 'string' },
+      manifest: { type: 'string' },
+      'content-seconds': { type: 'string' },
+      'buffer-seconds': { type: 'string' },
+      results: { type: 'string' },
+      plain: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { help: true };
+  const cc = values.cc ?? 'cubic';
+  const neighbourCc = values['neighbour-cc'] ?? 'reno';
+  if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
+  const edge = values.edge ?? 'none';
+  if (!isEdge(edge)) throw new Error(`--edge must be one of ${EDGES.join(', ')}, got ${edge}`);
+  const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
+  const config: BenchConfig = {
+    arms: list(values.arms, ARMS, ARMS, isArm, 'arm'),
+    neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
+    edge,
+    http2: values.http2 ?? false,
+    runs: Math.round(positive(values.runs, DEFAULT_RUNS, 'runs')),
+    durationSeconds: positive(values.duration, DEFAULT_DURATION_SECONDS, 'duration'),
+    cc,
+    neighbourCc,
+    seed: Math.round(Number(values.seed ?? 1)),
+    queueBytes: Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
+    rateMbps: positive(values.rate, BOTTLENECK_MBPS, 'rate'),
+    rttMs: positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
+    manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
+    contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
+    bufferSeconds: positive(values['buffer-seconds'], DEFAULT_BUFFER_SECONDS, 'buffer-seconds'),
+    mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
+    ...PAPER_NEIGHBOURS,
+    resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
+    plainProgress: values.plain ?? false,
+  };
+  const problem = configProblem(config);
+  if (problem) throw new Error(problem);
+  return { help: false, config };
+}
