@@ -1,5 +1,5 @@
 /**
- * Generates the DASH test ladder with the ffmpeg binary shipped in @ffmpeg-installer/ffmpeg
+ * Generates the DASH test ladder (and HLS playlists for the same segments) with the ffmpeg binary shipped in @ffmpeg-installer/ffmpeg
  * (no system install), and caches it: a directory counts as done only once its stamp matches the spec.
  */
 import { spawn } from 'node:child_process';
@@ -12,6 +12,15 @@ import { DEFAULT_LADDER_DIR, MANIFEST_NAME } from './paths.js';
 import { createProgressBar } from './progress-bar.js';
 
 const STAMP_NAME = '.sammy-ladder.json';
+/**
+ * What the stamp records besides the spec: bump it when the generator's output changes for the
+ * same spec, so content generated before is made again. 2: HLS playlists beside the MPD.
+ */
+export const CONTENT_VERSION = 2;
+
+function stampOf(spec: LadderSpec): string {
+  return JSON.stringify({ version: CONTENT_VERSION, spec });
+}
 
 export function ffmpegPath(): string {
   const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string };
@@ -55,7 +64,7 @@ export async function generateLadder(options: GenerateOptions): Promise<{ manife
 
 async function stampMatches(dir: string, spec: LadderSpec): Promise<boolean> {
   try {
-    return (await readFile(join(dir, STAMP_NAME), 'utf8')) === JSON.stringify(spec);
+    return (await readFile(join(dir, STAMP_NAME), 'utf8')) === stampOf(spec);
   } catch {
     return false;
   }
@@ -95,7 +104,7 @@ export async function ensureContent(options: EnsureContentOptions = {}): Promise
       spec,
       onProgress: bar && ((f, s) => bar.update(f, `${s.toFixed(0)}/${spec.durationS} s`)),
     });
-    await writeFile(join(tmp, STAMP_NAME), JSON.stringify(spec));
+    await writeFile(join(tmp, STAMP_NAME), stampOf(spec));
     if (!(await stampMatches(dir, spec)) || options.force) {
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);

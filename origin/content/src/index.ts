@@ -1,4 +1,14 @@
-/** The test video: a DASH ladder generated once with the ffmpeg shipped in an npm package. */
-export { ensureContent, generateLadder, ffmpegPath, type EnsureContentOptions, type EnsuredContent, type GenerateOptions } from './generate.js';
+/** The test video: a DASH ladder, with HLS playlists for the same segments, generated once with the ffmpeg shipped in an npm package. */
+export { CONTENT_VERSION, ensureContent, generateLadder, ffmpegPath, type EnsureContentOptions, type EnsuredContent, type GenerateOptions } from './generate.js';
 export { DEFAULT_LADDER, ladderFfmpegArgs, type LadderSpec, type Rung } from './ladder.js';
-export { DEFAULT_LADDER_DIR, DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR, REPO_ROOT } from './paths.js';
+export { DEFAULT_LADDER_DIR, DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR, HLS_MASTER_NAME, REPO_ROOT } from './paths.js';
+export {
+  parseAttributes,
+  parseMediaPlaylist,
+  parseMultivariantPlaylist,
+  type HlsMediaPlaylist,
+  type HlsMultivariant,
+  type HlsRendition,
+  type HlsSegment,
+  type HlsVariant,
+} from './hls-playlists.js';

@@ -41,6 +41,7 @@ export const MEDIA_SEGMENT_TEMPLATE = 'seg-$RepresentationID$-$Number%05d$.m4s';
  * every rung is busy enough to fill its bitrate) split into the rungs, each x264 CBR with HRD
  * filler (nal-hrd=cbr, minrate = maxrate = bitrate, 1 s VBV) so each segment's size stays close
  * to its nominal bandwidth; closed GOPs of exactly one segment; AAC audio in its own adaptation set.
+ * The DASH muxer also writes HLS playlists naming the same segment files (`-hls_playlist`).
  */
 export function ladderFfmpegArgs(spec: LadderSpec, manifestPath: string): string[] {
   const top = spec.rungs.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
@@ -73,6 +74,9 @@ export function ladderFfmpegArgs(spec: LadderSpec, manifestPath: string): string
     '-init_seg_name', INIT_SEGMENT_TEMPLATE,
     '-media_seg_name', MEDIA_SEGMENT_TEMPLATE,
     '-adaptation_sets', 'id=0,streams=v id=1,streams=a',
+    // HLS for the same CMAF segments: master.m3u8 (audio as an alternate rendition group) and one
+    // media playlist per stream (media_<stream>.m3u8, each with its EXT-X-MAP init segment).
+    '-hls_playlist', '1',
     manifestPath,
   ];
 }

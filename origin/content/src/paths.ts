@@ -13,3 +13,5 @@ export const DEFAULT_MEDIA_ROOT = join(REPO_ROOT, '.cache', 'media');
 export const DEFAULT_LADDER_DIR = join(DEFAULT_MEDIA_ROOT, DEFAULT_LADDER_NAME);
 /** Built demo site, served at `/`. */
 export const DEFAULT_SITE_DIR = join(REPO_ROOT, 'demo-site', 'dist');
+/** The HLS multivariant playlist the DASH muxer writes beside the MPD, for the same segments. */
+export const HLS_MASTER_NAME = 'master.m3u8';

@@ -19,9 +19,10 @@ export function answer(res: ServerResponse | Http2ServerResponse, status: number
   res.end(text);
 }
 
-/** DASH types the generic MIME table gets wrong or lacks. */
+/** DASH and HLS types the generic MIME table gets wrong or lacks. */
 const MEDIA_TYPES: Record<string, string> = {
   '.mpd': 'application/dash+xml',
+  '.m3u8': 'application/vnd.apple.mpegurl',
   '.m4s': 'video/iso.segment',
   '.mp4': 'video/mp4',
   '.m4a': 'audio/mp4',
@@ -83,7 +84,7 @@ function setHeaders(res: ServerResponse, path: string): void {
   const ext = extname(path).toLowerCase();
   const type = MEDIA_TYPES[ext];
   if (type) res.setHeader('Content-Type', type);
-  res.setHeader('Cache-Control', ext === '.mpd' || ext === '.html' || ext === '' ? 'no-cache' : 'public, max-age=86400');
+  res.setHeader('Cache-Control', ext === '.mpd' || ext === '.m3u8' || ext === '.html' || ext === '' ? 'no-cache' : 'public, max-age=86400');
 }
 
 /** Media: errors (404, 403 on traversal or on a symlink out of `dir`, 400 on bad encoding) are answered, not passed on. */
