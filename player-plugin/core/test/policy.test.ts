@@ -7,6 +7,9 @@ import {
   minimumThroughputKbps,
   nextPlaybackState,
   INITIAL_PLAYBACK_STATE,
+  paceShortfalls,
+  sammyRuleRequirement,
+  sammyRuleShortfalls,
   type PlaybackEvent,
   type PlaybackState,
   paceMultiplier,
@@ -114,6 +117,18 @@ describe('configuration validation', () => {
   it('rejects c0 the same way, and a β that makes the defaults insufficient', () => {
     expect(() => resolveParameters({ c0: 1.2 })).toThrow(/c0 must be at least/);
     expect(() => resolveParameters({ beta: 0.3 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.3/);
+  });
+
+  it('checks Sammy’s own rule exactly as the general check of its requirement would (full mode bundles only the special case)', () => {
+    const sets = [
+      { beta: 0.7, overhead: 0.05, c0: 3.2, c1: 2.8 },
+      { beta: 0.7, overhead: 0.05, c0: 1.2, c1: 1.4 },
+      { beta: 0.3, overhead: 0.05, c0: 3.2, c1: 2.8 },
+      { beta: 0.9, overhead: 0, c0: 1.11, c1: 1.12 },
+      { beta: 0.7, overhead: 0.05, c0: 1.5037593984962405, c1: 1.51 },
+    ];
+    for (const p of sets) expect(sammyRuleShortfalls(p), JSON.stringify(p)).toEqual(paceShortfalls(p, [sammyRuleRequirement(p.beta)], Infinity));
+    expect(sammyRuleShortfalls(sets[1]!).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51], ['c1', 1.51]]);
   });
 
   it('rejects values that are not numbers in range', () => {

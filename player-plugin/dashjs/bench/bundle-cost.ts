@@ -1,11 +1,13 @@
 /**
  * What the plugin adds to a real app: the same Vite app (dash.js playing a manifest) built without
- * and with `attach` (the README's snippet), minified by Vite, JS gzipped. The plugin resolves as an
- * app would resolve it, through its package `exports` to the built dist (run `npm run build` first),
- * and brings its dependencies (sammy-pacing-core, sammy-pacing-protocol, @svta/cml-cmcd) as they are.
- * Then the same app with one dependency left out of the bundle (external) at a time: what is left
- * of the difference is what that dependency costs; and the bundled modules of each dependency by
- * size before minification.
+ * and with `attach` (the README's snippet, Sammy's own mode), minified by Vite, JS gzipped; and
+ * with `attach(player, { mode: paceOnly })` (pace-only mode, from its own entry, which an app in
+ * the default mode must not pay for). The plugin resolves as an app would resolve it, through its
+ * package `exports` to the built dist (run `npm run build` first), and brings its dependencies
+ * (sammy-pacing-core, sammy-pacing-protocol, @svta/cml-cmcd) as they are. Then the same app with
+ * one dependency left out of the bundle (external) at a time: what is left of the difference is
+ * what that dependency costs; and the bundled modules of each dependency by size before
+ * minification.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,13 +28,18 @@ if (!video) throw new Error('the page needs a <video> element');
 const player = MediaPlayer().create();
 `;
 
-const APPS = {
-  'dash.js alone': `${PLAYER}player.initialize(video, '/media/default/manifest.mpd', true);\n`,
-  'dash.js + Sammy': `${PLAYER.replace("from 'dashjs';", "from 'dashjs';\nimport { attach } from 'sammy-pacing-dashjs';")}
-const sammy = attach(player);
+const SAMMY = `
 player.initialize(video, '/media/default/manifest.mpd', true);
 sammy.on('decision', (d) => console.log(\`\${d.phase}: \${d.bitrateKbps} kbps, pace \${d.paceRateKbps ?? 'none'} kbps\`));
-`,
+`;
+
+const APPS = {
+  'dash.js alone': `${PLAYER}player.initialize(video, '/media/default/manifest.mpd', true);\n`,
+  'dash.js + Sammy': `${PLAYER.replace("from 'dashjs';", "from 'dashjs';\nimport { attach } from 'sammy-pacing-dashjs';")}const sammy = attach(player);${SAMMY}`,
+  'dash.js + Sammy pace-only': `${PLAYER.replace(
+    "from 'dashjs';",
+    "from 'dashjs';\nimport { attach } from 'sammy-pacing-dashjs';\nimport { paceOnly } from 'sammy-pacing-dashjs/pace-only';",
+  )}const sammy = attach(player, { mode: paceOnly });${SAMMY}`,
 } as const;
 
 /** Gzip level of a typical static server / CDN. */
@@ -77,11 +84,13 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 export async function reportBundleCost(): Promise<void> {
   const alone = await buildApp('alone', APPS['dash.js alone']);
   const withSammy = await buildApp('with', APPS['dash.js + Sammy']);
+  const paceOnly = await buildApp('pace-only', APPS['dash.js + Sammy pace-only']);
   const added = withSammy.gzip - alone.gzip;
   console.log(`\nBundle cost in a Vite app (minified by Vite, JS gzipped at level ${GZIP_LEVEL}):`);
   console.log(`  dash.js alone                               : ${kb(alone.gzip)} gzip (${kb(alone.minified)} minified)`);
   console.log(`  dash.js + Sammy (README snippet)            : ${kb(withSammy.gzip)} gzip (${kb(withSammy.minified)} minified)`);
   console.log(`  added by Sammy                              : ${kb(added)} gzip, ${kb(withSammy.minified - alone.minified)} minified   (target ≤ 6 KB gzip: ${added <= 6 * 1024 ? 'met' : 'MISSED'})`);
+  console.log(`  added by Sammy in pace-only mode            : ${kb(paceOnly.gzip - alone.gzip)} gzip, ${kb(paceOnly.minified - alone.minified)} minified   (pace-only's own share: ${kb(paceOnly.gzip - withSammy.gzip)} gzip)`);
 
   console.log('  what each dependency costs (gzip added without it in the bundle → its share):');
   for (const [label, , external] of PARTS.slice(1)) {

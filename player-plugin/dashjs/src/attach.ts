@@ -1,17 +1,17 @@
 /**
  * `attach(player)`: installs Sammy in a dash.js 5 player. dash.js keeps doing everything it
- * does; Sammy replaces its ABR rules with one rule (pace-only mode: keeps dash.js's own), and
+ * does; Sammy replaces its ABR rules with one rule (pace-only mode, `attach(player, { mode:
+ * paceOnly })` with `paceOnly` from ./pace-only.ts: keeps dash.js's own), and
  * rewrites each media request's CMCD so that `rtp` is this request's pace rate (or absent),
  * never dash.js's own formula. Everything Sammy decides is in the session core
  * (sammy-pacing-core); this file only wires dash.js to it.
  */
 import type { MediaPlayerClass } from 'dashjs';
-import { createSession, DEFAULT_PARAMETERS, type InitialThroughputStore, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
+import { createSession, DEFAULT_PARAMETERS, type InitialThroughputStore, type PlayerAbr, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
 import { isCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
-import { dashAbrRequirements } from './abr-requirements.js';
 import { createInterceptors } from './interceptors.js';
 import { PLAYBACK_EVENTS } from './playback-events.js';
-import type { PlayerEventLike, PlayerLike } from './player.js';
+import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
 import { bufferLevelSeconds } from './stream.js';
@@ -23,9 +23,22 @@ import { bufferLevelSeconds } from './stream.js';
  */
 export type SammyMode = 'sammy' | 'pace-only';
 
+/**
+ * Pace-only mode as `attach` takes it: `paceOnly` from 'sammy-pacing-dashjs/pace-only', its own
+ * entry so that an app in the default mode does not bundle dash.js's rule requirements.
+ */
+export interface PaceOnlyMode {
+  readonly name: 'pace-only';
+  /**
+   * dash.js's active ABR rules as these settings stand, which the pace must serve (re-read at
+   * every `update`); `maxBufferSeconds`: the option, undefined when not given.
+   */
+  playerAbr(settings: DashSettingsLike, maxBufferSeconds: number | undefined): PlayerAbr;
+}
+
 export interface SammyOptions extends Partial<SammyParameters> {
-  /** Default 'sammy'. Fixed for the attachment. */
-  mode?: SammyMode;
+  /** 'sammy' (default), or `paceOnly` from 'sammy-pacing-dashjs/pace-only'. Fixed for the attachment. */
+  mode?: 'sammy' | PaceOnlyMode;
   /** Start with Sammy on. Default true. */
   enabled?: boolean;
   /** Where CMCD travels. Default 'query'. */
@@ -52,28 +65,21 @@ function checkCmcdMode(mode: unknown): CmcdMode {
   return mode;
 }
 
-function checkMode(mode: unknown): SammyMode {
-  if (mode !== 'sammy' && mode !== 'pace-only') throw new TypeError(`Sammy: mode must be 'sammy' or 'pace-only', got ${String(mode)}`);
-  return mode;
-}
-
-/**
- * The full-buffer level the pace-only check places dash.js's buffer ranges with: the option, or
- * the smaller of dash.js's two targets (content length is unknown yet; the smaller is stricter).
- */
-function checkedMaxBufferSeconds(player: PlayerLike, option: number | undefined): number {
-  if (option !== undefined) return option;
-  const buffer = player.getSettings().streaming?.buffer ?? {};
-  return Math.min(buffer.bufferTimeAtTopQuality ?? 30, buffer.bufferTimeAtTopQualityLongForm ?? 60);
+/** Pace-only's mode object, or undefined for Sammy's own mode. */
+function checkMode(mode: unknown): PaceOnlyMode | undefined {
+  if (mode === undefined || mode === 'sammy') return undefined;
+  if ((mode as PaceOnlyMode | null)?.name === 'pace-only' && typeof (mode as PaceOnlyMode).playerAbr === 'function') return mode as PaceOnlyMode;
+  throw new TypeError(`Sammy: mode must be 'sammy' or 'pace-only' (paceOnly from 'sammy-pacing-dashjs/pace-only'), got ${String(mode)}`);
 }
 
 export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const player = mediaPlayer as unknown as PlayerLike;
   const { mode: requestedMode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
-  const mode = checkMode(requestedMode ?? 'sammy');
-  const paceOnly = mode === 'pace-only';
+  const paceOnlyMode = checkMode(requestedMode);
+  const paceOnly = paceOnlyMode !== undefined;
+  const mode: SammyMode = paceOnly ? 'pace-only' : 'sammy';
   // Pace-only: dash.js's rules as its settings stand now, so a pace that would starve them is refused here.
-  const playerAbr = () => (paceOnly ? dashAbrRequirements(player.getSettings(), checkedMaxBufferSeconds(player, maxBufferSeconds)) : undefined);
+  const playerAbr = () => paceOnlyMode?.playerAbr(player.getSettings(), maxBufferSeconds);
   const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr() });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? 'query');
   const original = snapshotSettings(player);

@@ -1,13 +1,11 @@
 /**
  * Sammy for dash.js 5: picks the bitrate and a pace rate, and sends the pace rate as CMCD `rtp`
- * (or, in pace-only mode, keeps dash.js's own ABR and adds the pace).
+ * (or, in pace-only mode, keeps dash.js's own ABR and adds the pace: ./pace-only.ts).
  *
  *   import { attach } from 'sammy-pacing-dashjs';
  *   const sammy = attach(player); // before or after player.initialize()
- *   const paced = attach(player, { mode: 'pace-only' });
  */
-export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type SammyController, type SammyMode, type SammyOptions } from './attach.js';
-export { dashAbrRequirements, DASH_ABR_DEFAULTS } from './abr-requirements.js';
+export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type PaceOnlyMode, type SammyController, type SammyMode, type SammyOptions } from './attach.js';
 export { SAMMY_RULE_NAME } from './rule.js';
 export {
   defaultStore,
@@ -15,8 +13,6 @@ export {
   DEFAULT_PARAMETERS,
   SammyConfigError,
   minimumMultiplier,
-  type PaceRequirement,
-  type PlayerAbr,
   type InitialThroughputStore,
   type MediaKind,
   type Phase,

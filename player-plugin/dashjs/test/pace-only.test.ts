@@ -5,7 +5,8 @@
  */
 import { MediaPlayer } from 'dashjs';
 import { describe, expect, it, vi } from 'vitest';
-import { dashAbrRequirements, memoryStore, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
+import { memoryStore, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
+import { dashAbrRequirements, paceOnly } from '../src/pace-only.js';
 import type { CommonMediaResponseLike, DashSettingsLike } from '../src/player.js';
 import { mediaRequest, rtpOf, setup } from './support/player.js';
 
@@ -19,9 +20,9 @@ const refusal = (run: () => unknown): SammyConfigError => {
   throw new Error('expected a SammyConfigError');
 };
 
-describe("attach(player, { mode: 'pace-only' })", () => {
+describe('attach(player, { mode: paceOnly })', () => {
   it('keeps every dash.js ABR rule as it was and installs none of its own', () => {
-    const ctx = setup({ mode: 'pace-only' });
+    const ctx = setup({ mode: paceOnly });
     const rules = ctx.player.getSettings().streaming!.abr!.rules!;
     for (const r of ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'abandonRequestsRule'] as const) {
       expect(rules[r]!.active, r).toBe(true);
@@ -31,7 +32,7 @@ describe("attach(player, { mode: 'pace-only' })", () => {
   });
 
   it('still replaces dash.js’s own rtp with the pace, and sends none before playback starts', async () => {
-    const ctx = setup({ mode: 'pace-only' });
+    const ctx = setup({ mode: paceOnly });
     const cmcd = ctx.player.getSettings().streaming!.cmcd!;
     expect(cmcd.enabled).toBe(true);
     expect(cmcd.enabledKeys).not.toContain('rtp');
@@ -45,7 +46,7 @@ describe("attach(player, { mode: 'pace-only' })", () => {
 
   it('leaves dash.js’s first pick alone without a history, and sets it from unpaced initial-phase samples', async () => {
     const store = memoryStore();
-    const ctx = setup({ mode: 'pace-only', initialHistory: store });
+    const ctx = setup({ mode: paceOnly, initialHistory: store });
     expect(ctx.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(-1);
     const [intercept] = ctx.requestInterceptors;
     const [onResponse] = ctx.responseInterceptors;
@@ -57,11 +58,11 @@ describe("attach(player, { mode: 'pace-only' })", () => {
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     await respond(500_000, 100); // paced: kept out of the history
     expect(store.load()).toEqual([4000]);
-    expect(setup({ mode: 'pace-only', initialHistory: store }).player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(3600);
+    expect(setup({ mode: paceOnly, initialHistory: store }).player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(3600);
   });
 
   it('off: no rtp, dash.js’s rules untouched; detach leaves them too', async () => {
-    const ctx = setup({ mode: 'pace-only' });
+    const ctx = setup({ mode: paceOnly });
     const [intercept] = ctx.requestInterceptors;
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     ctx.sammy.setEnabled(false);
@@ -77,18 +78,24 @@ describe("attach(player, { mode: 'pace-only' })", () => {
   it('rejects an unknown mode', () => {
     expect(() => setup({ mode: 'bola' as never })).toThrow(/mode must be 'sammy' or 'pace-only'/);
   });
+
+  it('takes pace-only as the mode object of its own entry, and says where it is when given the name', () => {
+    expect(() => setup({ mode: 'pace-only' as never })).toThrow(/paceOnly from 'sammy-pacing-dashjs\/pace-only'/);
+    expect(setup({ mode: 'sammy' }).sammy.mode).toBe('sammy');
+    expect(setup().sammy.mode).toBe('sammy');
+  });
 });
 
 describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
   it('accepts the defaults and any multiplier down to the strictest rule’s minimum (1.51)', () => {
-    expect(() => setup({ mode: 'pace-only' })).not.toThrow();
-    expect(() => setup({ mode: 'pace-only', c0: 1.51, c1: 1.51 })).not.toThrow();
+    expect(() => setup({ mode: paceOnly })).not.toThrow();
+    expect(() => setup({ mode: paceOnly, c0: 1.51, c1: 1.51 })).not.toThrow();
     // Sammy's own β no longer applies: dash.js picks the bitrates.
-    expect(() => setup({ mode: 'pace-only', beta: 0.3 })).not.toThrow();
+    expect(() => setup({ mode: paceOnly, beta: 0.3 })).not.toThrow();
   });
 
   it('names InsufficientBufferRule at one segment of buffer: 1 / (0.7 × 0.95)', () => {
-    const e = refusal(() => setup({ mode: 'pace-only', c1: 1.4 }));
+    const e = refusal(() => setup({ mode: paceOnly, c1: 1.4 }));
     expect(e.parameter).toBe('c1');
     expect(e.message).toMatch(/c1 = 1.4 cannot sustain the top rung under dash.js's InsufficientBufferRule \(throughputSafetyFactor 0.7\) at one segment of buffer/);
     expect(e.message).toMatch(/c1 must be at least 1.51/);
@@ -97,12 +104,12 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
 
   it('names ThroughputRule/BOLA at a full buffer: 1 / (bandwidthSafetyFactor × 0.95), read from dash.js’s settings', () => {
     const noInsufficientBuffer = { streaming: { abr: { rules: { insufficientBufferRule: { active: false } } } } };
-    expect(() => setup({ mode: 'pace-only', c1: 1.4 }, noInsufficientBuffer)).not.toThrow();
-    const e = refusal(() => setup({ mode: 'pace-only', c1: 1.1 }, noInsufficientBuffer));
+    expect(() => setup({ mode: paceOnly, c1: 1.4 }, noInsufficientBuffer)).not.toThrow();
+    const e = refusal(() => setup({ mode: paceOnly, c1: 1.1 }, noInsufficientBuffer));
     expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung under dash.js's ThroughputRule and BolaRule \(bandwidthSafetyFactor 0.9\) at a full buffer \(30 s\)/);
     expect(e.shortfall).toMatchObject({ minimum: 1.17, bufferLevelSeconds: 30 });
     // A stricter safety factor in dash.js raises the minimum: 1 / (0.3 × 0.95) = 3.51 > c0 = 3.2 (and c1).
-    const strict = refusal(() => setup({ mode: 'pace-only' }, { streaming: { abr: { throughput: { bandwidthSafetyFactor: 0.3 } } } }));
+    const strict = refusal(() => setup({ mode: paceOnly }, { streaming: { abr: { throughput: { bandwidthSafetyFactor: 0.3 } } } }));
     expect(strict.parameter).toBe('c0');
     expect(strict.message).toMatch(/bandwidthSafetyFactor 0.3\) at an empty buffer.*c0 must be at least 3.51/);
   });
@@ -114,16 +121,16 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
       },
     };
     // Needs 1 / (0.5 × 0.95) = 2.105 up to 18 s of a 30 s buffer: 3.2 · 0.4 + c1 · 0.6 ≥ 2.105.
-    expect(() => setup({ mode: 'pace-only', c1: 1.6 }, settings)).not.toThrow();
-    const e = refusal(() => setup({ mode: 'pace-only', c1: 1.3 }, settings));
+    expect(() => setup({ mode: paceOnly, c1: 1.6 }, settings)).not.toThrow();
+    const e = refusal(() => setup({ mode: paceOnly, c1: 1.3 }, settings));
     expect(e.message).toMatch(/c1 = 1.3 cannot sustain the top rung under dash.js's AbandonRequestsRule \(abandonDurationMultiplier 0.5\) at a buffer of 18 s/);
     expect(e.shortfall).toMatchObject({ minimum: 1.38, bufferLevelSeconds: 18 });
     // A c0 too low fails at an empty buffer, where only c0 counts.
-    expect(refusal(() => setup({ mode: 'pace-only', c0: 2, c1: 3 }, settings)).message).toMatch(/c0 = 2 .* at an empty buffer.*c0 must be at least 2.11/);
+    expect(refusal(() => setup({ mode: paceOnly, c0: 2, c1: 3 }, settings)).message).toMatch(/c0 = 2 .* at an empty buffer.*c0 must be at least 2.11/);
   });
 
   it('re-reads dash.js’s settings on update, and keeps the old parameters when refused', () => {
-    const ctx = setup({ mode: 'pace-only' });
+    const ctx = setup({ mode: paceOnly });
     ctx.sammy.update({ c1: 2 });
     ctx.player.updateSettings({ streaming: { abr: { throughput: { bandwidthSafetyFactor: 0.4 } } } } as never);
     expect(() => ctx.sammy.update({ c0: 3 })).toThrow(/c1 = 2 .*bandwidthSafetyFactor 0.4.*c1 must be at least 2.64/);

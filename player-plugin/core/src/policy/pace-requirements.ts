@@ -3,7 +3,9 @@
  * multiple of the top video bitrate) it must see over a range of buffer levels to keep, or step
  * up to, the top rung. Sammy's own bitrate rule is one such rule (Eq. 1); in pace-only mode the
  * player's own rules are (an adapter describes them from the player's settings). One check,
- * `paceShortfalls`, holds a pace — c0 at an empty buffer, c1 at a full one — against them all.
+ * `paceShortfalls`, holds a pace — c0 at an empty buffer, c1 at a full one — against them all;
+ * `sammyRuleShortfalls` is its special case for Sammy's own rule, so that a bundle without
+ * pace-only mode carries neither the general check nor a player's requirements.
  */
 import type { SammyParameters } from '../config.js';
 import { bufferFullness, paceMultiplier } from './pace-rate.js';
@@ -37,6 +39,12 @@ export interface PlayerAbr {
   maxBufferSeconds: number;
   /** The factor the player applies to its estimate (dash.js's bandwidthSafetyFactor): the start bitrate from the history uses it. */
   safetyFactor: number;
+  /**
+   * The check the validation holds the pace to these requirements with: `paceShortfalls`. The
+   * adapter's pace-only entry passes it in, so that the validation itself never imports it and a
+   * bundle without pace-only mode leaves it out.
+   */
+  check: typeof paceShortfalls;
 }
 
 /** One requirement a pace misses: the parameter to raise, the buffer level where it falls short, and its least value. */
@@ -69,6 +77,19 @@ export function sammyRuleRequirement(beta: number): PaceRequirement {
 }
 
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
+
+/**
+ * `paceShortfalls(p, [sammyRuleRequirement(p.beta)], Infinity)` without the general machinery:
+ * that requirement is checked at an empty buffer for c0 and c1 alike, so each falls short below
+ * the same least value, top/β measured after the overhead. The validation's default.
+ */
+export function sammyRuleShortfalls(p: Pick<SammyParameters, 'beta' | 'c0' | 'c1' | 'overhead'>): PaceShortfall[] {
+  const requirement = sammyRuleRequirement(p.beta);
+  const need = requirement.throughputMultiple / (1 - p.overhead);
+  return (['c0', 'c1'] as const)
+    .filter((parameter) => p[parameter] < need - 1e-12)
+    .map((parameter) => ({ parameter, value: p[parameter], bufferLevelSeconds: 0, where: requirement.at!.where, minimum: ceil2(need), requirement }));
+}
 
 function describeBuffer(bufferSeconds: number, fullness: number, maxBufferSeconds: number): string {
   if (fullness <= 0) return 'at an empty buffer';

@@ -1,5 +1,5 @@
 import { DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
-import { describeShortfall, paceShortfalls, sammyRuleRequirement, type PlayerAbr } from './pace-requirements.js';
+import { describeShortfall, sammyRuleShortfalls, type PlayerAbr } from './pace-requirements.js';
 
 /** Where a pace multiplier falls short: the buffer level and the least value that would do. */
 export interface PaceShortfallDetail {
@@ -50,7 +50,8 @@ function requireCount(name: keyof SammyParameters, value: number): void {
  * starve the rule that picks bitrates: such a pace lowers measured throughput, which lowers the
  * bitrate — the rung is lost for good (the downward spiral). That rule is Sammy's own (Eq. 1,
  * at an empty buffer, the strictest case, for both c0 and c1), or in pace-only mode the
- * player's own rules (`playerAbr`), each over the buffer levels where it acts.
+ * player's own rules (`playerAbr`, held to them with its `check`), each over the buffer levels
+ * where it acts.
  */
 export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr): Readonly<SammyParameters> {
   requireFinite('beta', p.beta, 0, 1, false);
@@ -62,8 +63,7 @@ export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr): R
   requireCount('sessionSampleLimit', p.sessionSampleLimit);
   requireCount('historyLimit', p.historyLimit);
   requireFinite('initialVideoBitrateKbps', p.initialVideoBitrateKbps, 0, 1_000_000, false);
-  const requirements = playerAbr ? playerAbr.requirements : [sammyRuleRequirement(p.beta)];
-  const shortfalls = paceShortfalls(p, requirements, playerAbr?.maxBufferSeconds ?? Infinity);
+  const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, playerAbr.maxBufferSeconds) : sammyRuleShortfalls(p);
   // Report the strictest: the least value that clears every rule at once.
   const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);
   if (worst) {

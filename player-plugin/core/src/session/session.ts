@@ -87,11 +87,6 @@ export class SammySession implements SammyControl {
     this.playerAbr = playerAbr;
   }
 
-  /** Pace-only mode: the player's own ABR picks bitrates, Sammy adds the pace and the initial phase. */
-  get paceOnly(): boolean {
-    return this.playerAbr !== undefined;
-  }
-
   get phase(): Phase {
     return this.playbackState.phase;
   }

@@ -13,7 +13,7 @@
  */
 import type { SammyParameters } from '../../src/config.js';
 import { memoryStore } from '../../src/initial-history.js';
-import type { PlayerAbr } from '../../src/policy/index.js';
+import { paceShortfalls, type PlayerAbr } from '../../src/policy/index.js';
 import { createSession } from '../../src/session/session.js';
 import type { SammyDecision } from '../../src/session/types.js';
 import type { SimulatedRule, SimulationConfig } from './session-simulator.js';
@@ -37,6 +37,7 @@ export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds
     ],
     maxBufferSeconds: config.maxBufferSeconds,
     safetyFactor: DASH_BANDWIDTH_SAFETY_FACTOR,
+    check: paceShortfalls,
   };
 }
 
