@@ -4,10 +4,28 @@
  * same validation (policy/parameters.ts).
  */
 export interface SammyParameters {
-  /** Pace multiplier of the pace base (top video + top audio bitrate) at an empty buffer, ×. */
+  /** Pace multiplier of the pace base at an empty buffer, ×. */
   c0: number;
   /** Pace multiplier of the pace base at a full buffer, ×. */
   c1: number;
+  /**
+   * Share of the player's full buffer level (its buffer target) at which the buffer counts as
+   * full for the pace, in (0, 1]: c1 applies from there up. 1: the target itself (the paper).
+   */
+  fullBufferShare: number;
+  /**
+   * What the multiplier scales (plus the top audio bitrate, which rides the same connection):
+   * 'top' — the top video bitrate of the ladder, always (the paper); 'next-rung' — the rung being
+   * fetched when it is the top of the ladder the bitrate rule sees, else the next rung up, at the
+   * schedule's largest multiplier (below the top the player is still finding the link's capacity).
+   */
+  paceBase: 'top' | 'next-rung';
+  /**
+   * Hysteresis of Sammy's bitrate rule, ×: it steps up to a higher rung only when its estimate is
+   * at least this × that rung (as well as clearing Eq. 1); keeping a rung needs Eq. 1 alone.
+   * 0: no hysteresis (the paper's rule).
+   */
+  stepUpFactor: number;
   /** Bandwidth safety factor β of the bitrate choice, in (0, 1]. */
   beta: number;
   /** Look-ahead duration D of the bitrate choice, seconds. */
@@ -29,16 +47,48 @@ export interface SammyParameters {
 }
 
 /**
- * Defaults. c0/c1 are the production values of the paper (Section 5): pace at 3.2× the top
- * bitrate with an empty buffer, 2.8× with a full one. β and the look-ahead belong to the
- * throughput rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise on
- * real links while the pace still sustains the top rung with a wide margin (2.8·0.7·0.95 ≈ 1.86).
- * Five samples follow a changing link within one or two segments while one slow sample cannot
- * swing the pick; twenty history samples give a stable first pick yet follow a device that moves.
+ * Defaults: the lowest pace the buffer allows (issue 17), from the theory, chosen with the
+ * trace-driven simulation (core/test/trace-simulation.test.ts; figures in core/README.md).
+ *
+ * - The floor. Sammy's rule keeps a rung r while its estimate x ≥ r·β⁻¹·(1 + B0/D)⁻¹ (Eq. 1):
+ *   1.43× at an empty buffer, 0.57× at 30 s. Below 1× the pace clears Eq. 1 but drains the
+ *   buffer (Appendix A: it grows only while x > r) until the pace rises again, and a rung must
+ *   stay reachable from below: with `stepUpFactor` 1.1 the pace must measure
+ *   max(Eq. 1, 1.1) × its rung at every buffer level, i.e. a multiplier of 1.16 once the buffer
+ *   holds 6 s (1.51 at empty). The validation holds the whole line to that, level by level.
+ * - c1 = 1.25: that floor plus ~8% for what the overhead figure does not cover (each sample's
+ *   request latency, rtp's rounding to 100 kbps): 1.25 × (top + audio) once the buffer is
+ *   deep. In the simulation that is 7.7 Mbit/s for a 6 Mbit/s top: below a 1.5× link 83% of
+ *   the playing transfer time (the paper's 2.8: 0%), chunk throughput −87% at 12× (paper −73%),
+ *   bitrate and rebuffering as unpaced dash.js.
+ * - fullBufferShare 0.8: c1 from 80% of the player's buffer target. A player asks for its next
+ *   segment once the buffer has room for one, so at request time the buffer sits a segment
+ *   below its target (26 of 30 s with 4 s segments); on the paper's line c1 would never apply.
+ * - c0 = 4: the pace while the buffer is low, where a dip stalls playback. It falls to c1
+ *   over 0–24 s, so it is above the paper's (3.2 → 2.8 over 30 s) below ~8 s of buffer and
+ *   below it beyond: the first playing segments, fetched at 4–8 s of buffer, download as fast
+ *   as the paper's (with c0 = 2 they stalled more often than the paper's on the noisy 2–3× traces:
+ *   0.02% / 0.01% rebuffering over 10 seeds against 0.01% / 0.00%; with 4, 0.00% / 0.00%).
+ * - paceBase 'next-rung': at the top of the ladder the rule sees (a player may cap it below
+ *   the stream's top) the pace follows the rung fetched; below it, the next rung up at c0 — a
+ *   sample of ~3.8× the next rung, enough to step up even where latency takes a share of
+ *   every small segment; the rung is held below the top only while the link is below it anyway.
+ * - stepUpFactor 1.1: on a link between two rungs Eq. 1's look-ahead alone alternates between
+ *   them (drain on the upper, refill on the lower: 45 switches in 6 minutes on a 0.8× link);
+ *   stepping up only on an estimate 10% above the rung stops that (2 switches), and a link of
+ *   1.16× the top still reaches it. Keeping a rung needs Eq. 1 alone, so a deep buffer still
+ *   pays for a rung through a dip (Appendix A).
+ * β, the look-ahead and the rest as before: β = 0.7 leaves room for throughput noise on real
+ * links; five samples follow a changing link within one or two segments while one slow sample
+ * cannot swing the pick; twenty history samples give a stable first pick yet follow a device
+ * that moves.
  */
 export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
-  c0: 3.2,
-  c1: 2.8,
+  c0: 4,
+  c1: 1.25,
+  fullBufferShare: 0.8,
+  paceBase: 'next-rung',
+  stepUpFactor: 1.1,
   beta: 0.7,
   lookaheadSeconds: 20,
   overhead: 0.05,
@@ -47,3 +97,20 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   historyLimit: 20,
   initialVideoBitrateKbps: 1000,
 });
+
+/**
+ * Named parameter sets. `paper`: the production values of the paper (Section 5) and its
+ * algorithm as published — pace at 3.2× the top bitrate with an empty buffer, 2.8× with a full
+ * one, Eq. 1 alone picking bitrates. Pace-only mode starts from it (a player's own ABR has no
+ * look-ahead nor hysteresis for the lower pace to rely on).
+ */
+export const PRESETS: { readonly paper: Readonly<SammyParameters> } = {
+  paper: Object.freeze({ ...DEFAULT_PARAMETERS, c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 }),
+};
+
+/**
+ * The buffer level counted as full that the validation assumes when the adapter does not say
+ * (SessionConfig.maxBufferSeconds), seconds: the smallest default buffer target of the players
+ * adapted (Shaka's bufferingGoal). A session never paces as if the buffer were full below it.
+ */
+export const DEFAULT_MAX_BUFFER_SECONDS = 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS } from '../src/config.js';
+import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
 import {
   bufferFullness,
   decidePace,
@@ -15,7 +15,9 @@ import {
   paceMultiplier,
   paceRateKbps,
   paceRateRtp,
+  paceRungKbps,
   resolveParameters,
+  scheduleShortfalls,
   SammyConfigError,
   selectBitrateKbps,
   sustainableBitrateKbps,
@@ -26,9 +28,11 @@ import {
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
-  it('uses the production defaults: c0 = 3.2 at an empty buffer, c1 = 2.8 at a full one', () => {
-    expect(DEFAULT_PARAMETERS.c0).toBe(3.2);
-    expect(DEFAULT_PARAMETERS.c1).toBe(2.8);
+  it('keeps the paper’s production values as a preset (c0 = 3.2 empty, c1 = 2.8 full, on the top, Eq. 1 alone); the defaults pace lower', () => {
+    expect(PRESETS.paper).toMatchObject({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 });
+    expect(Object.isFrozen(PRESETS.paper)).toBe(true);
+    expect(resolveParameters({}, PRESETS.paper)).toEqual(PRESETS.paper);
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -58,10 +62,30 @@ describe('pace-rate policy', () => {
   });
 
   it('sends no rtp in the initial phase', () => {
-    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS };
+    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: PRESETS.paper };
     expect(decidePace({ ...input, phase: 'initial' })).toBeUndefined();
     // (2.8·2/30 + 3.2·28/30) × 6128 = 19 446 → 19 400.
     expect(decidePace({ ...input, phase: 'playing' })).toBe(19_400);
+  });
+});
+
+describe('pace base (paceBase)', () => {
+  it('is the top with paceBase top; with next-rung the fetched rung at the top of the ladder, else the next one up', () => {
+    expect(paceRungKbps('top', 6000, 1500, LADDER)).toEqual({ kbps: 6000, belowTop: false });
+    expect(paceRungKbps('next-rung', 6000, 1500, LADDER)).toEqual({ kbps: 3000, belowTop: true });
+    expect(paceRungKbps('next-rung', 6000, 6000, LADDER)).toEqual({ kbps: 6000, belowTop: false });
+    // A ladder the player caps (dash.js filters it by its settings): its top is the fetched rung.
+    expect(paceRungKbps('next-rung', 6000, 3000, [300, 750, 1500, 3000])).toEqual({ kbps: 3000, belowTop: false });
+    // Not known: the top.
+    expect(paceRungKbps('next-rung', 6000, undefined, LADDER)).toEqual({ kbps: 6000, belowTop: false });
+    expect(paceRungKbps('next-rung', 6000, 1500, undefined)).toEqual({ kbps: 6000, belowTop: false });
+  });
+
+  it('below the top, paces at the schedule’s largest multiplier whatever the buffer', () => {
+    const input = { bufferLevelSeconds: 30, maxBufferSeconds: 30, paceBaseKbps: 3128, c0: 3.2, c1: 1.25 };
+    expect(paceRateKbps(input)).toBeCloseTo(1.25 * 3128);
+    expect(paceRateKbps({ ...input, belowTop: true })).toBeCloseTo(3.2 * 3128);
+    expect(paceRateKbps({ ...input, c0: 1.2, c1: 1.6, belowTop: true })).toBeCloseTo(1.6 * 3128);
   });
 });
 
@@ -79,13 +103,32 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: 6000, bufferLevelSeconds: 20, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
   });
 
-  it('keeps the top rung when measured throughput equals the pace rate', () => {
-    const { c0, c1, beta, lookaheadSeconds, overhead } = DEFAULT_PARAMETERS;
-    for (const buffer of [0, 5, 15, 30, 60]) {
-      const pace = paceRateKbps({ bufferLevelSeconds: buffer, maxBufferSeconds: 30, paceBaseKbps: 6000, c0, c1 });
-      const measured = pace * (1 - overhead);
-      expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: measured, bufferLevelSeconds: buffer, beta, lookaheadSeconds })).toBe(6000);
+  it('keeps the top rung, and steps up to the next rung, when measured throughput equals the pace rate (both presets)', () => {
+    for (const p of [DEFAULT_PARAMETERS, PRESETS.paper]) {
+      const { c0, c1, beta, lookaheadSeconds, overhead, stepUpFactor } = p;
+      for (let buffer = 0; buffer <= 60; buffer += 0.5) {
+        const full = { bufferLevelSeconds: buffer, maxBufferSeconds: 30 * p.fullBufferShare, c0, c1 };
+        const measured = paceRateKbps({ ...full, paceBaseKbps: 6000 }) * (1 - overhead);
+        const keep = { bitratesKbps: LADDER, bufferLevelSeconds: buffer, beta, lookaheadSeconds, stepUpFactor };
+        expect(selectBitrateKbps({ ...keep, throughputKbps: measured, currentBitrateKbps: 6000 }), `${buffer} s`).toBe(6000);
+        expect(selectBitrateKbps({ ...keep, throughputKbps: measured, currentBitrateKbps: 3000 }), `${buffer} s`).toBe(6000);
+        // next-rung below the top: the pace on the next rung lets the rule step up to it.
+        const below = paceRateKbps({ ...full, paceBaseKbps: 3000, belowTop: true }) * (1 - overhead);
+        expect(selectBitrateKbps({ ...keep, throughputKbps: below, currentBitrateKbps: 1500 })).toBeGreaterThanOrEqual(3000);
+      }
     }
+  });
+
+  it('steps up only on an estimate of stepUpFactor × the rung, but keeps a rung by Eq. 1 alone (hysteresis)', () => {
+    // A 0.8× link (4800 kbps measured) at a 26 s buffer: Eq. 1 allows 0.7 × 4800 × 2.3 = 7728 ≥ 6000.
+    const input = { bitratesKbps: LADDER, throughputKbps: 4800, bufferLevelSeconds: 26, beta: 0.7, lookaheadSeconds: 20 };
+    expect(selectBitrateKbps({ ...input, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(6000); // keeps: drains the buffer for bitrate (Appendix A)
+    expect(selectBitrateKbps({ ...input, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(3000); // no step up to a rung the link cannot carry
+    expect(selectBitrateKbps({ ...input, currentBitrateKbps: 3000, stepUpFactor: 0 })).toBe(6000); // the paper's rule: back up, and round again
+    expect(selectBitrateKbps({ ...input, throughputKbps: 6601, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(6000);
+    // Stepping down is never held back; with no estimate the fallback applies as before.
+    expect(selectBitrateKbps({ ...input, throughputKbps: 1000, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(1500);
+    expect(selectBitrateKbps({ ...input, throughputKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 })).toBe(750);
   });
 
   it('picks the lowest rung with no estimate, and ignores an unsorted ladder order', () => {
@@ -96,46 +139,131 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
 });
 
 describe('configuration validation', () => {
-  it('accepts the defaults and the paper’s prototype (2.8 / 1.6 with β = 0.9)', () => {
-    expect(resolveParameters()).toEqual(DEFAULT_PARAMETERS);
-    expect(resolveParameters({ c0: 2.8, c1: 1.6, beta: 0.9 }).c1).toBe(1.6);
-  });
-
-  it('rejects c1 below 1/(β(1 − overhead)), naming the parameter and the minimum', () => {
-    const min = minimumMultiplier(0.7, 0.05);
-    expect(min).toBeCloseTo(1.5038, 3);
+  const refusal = (f: () => unknown): SammyConfigError => {
     try {
-      resolveParameters({ c1: 1.4 });
-      expect.unreachable();
+      f();
     } catch (e) {
       expect(e).toBeInstanceOf(SammyConfigError);
-      expect((e as SammyConfigError).parameter).toBe('c1');
-      expect((e as Error).message).toMatch(/c1 must be at least 1\.51/);
+      return e as SammyConfigError;
     }
+    throw new Error('not refused');
+  };
+
+  it('accepts the defaults, the paper’s preset and its public prototype (2.8 / 1.6 with β = 0.9)', () => {
+    expect(resolveParameters()).toEqual(DEFAULT_PARAMETERS);
+    expect(resolveParameters({}, PRESETS.paper)).toEqual(PRESETS.paper);
+    expect(resolveParameters({ c0: 2.8, c1: 1.6, beta: 0.9 }, PRESETS.paper).c1).toBe(1.6);
   });
 
-  it('rejects c0 the same way, and a β that makes the defaults insufficient', () => {
-    expect(() => resolveParameters({ c0: 1.2 })).toThrow(/c0 must be at least/);
-    expect(() => resolveParameters({ beta: 0.3 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.3/);
+  it('holds c1 to Eq. 1 at the full buffer with its look-ahead, not at an empty one: the paper’s preset may go down to the rung itself', () => {
+    // β 0.7, D 20, a 30 s buffer: Eq. 1 needs 1 / (0.7 × (1 + 30/20)) = 0.57 measured — below the
+    // rung itself, where the buffer drains: the floor is 1 / 0.95 = 1.06 (was 1.51, the empty-buffer threshold).
+    expect(resolveParameters({ c1: 1.06 }, PRESETS.paper, undefined, 30).c1).toBe(1.06);
+    const e = refusal(() => resolveParameters({ c1: 1 }, PRESETS.paper, undefined, 30));
+    expect(e.parameter).toBe('c1');
+    expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 30, minimum: 1.06 });
+    expect(e.message).toMatch(/c1 = 1 cannot sustain the top rung with beta = 0.7 .* at a full buffer \(30 s\).*an undrained buffer need \(1× the rung after 5% overhead\).*c1 must be at least 1.06/);
+    // A smaller full level is stricter, where Eq. 1's look-ahead binds: at 5 s, 1 / (0.7 × 1.25) / 0.95 = 1.21.
+    expect(refusal(() => resolveParameters({ c1: 1.1 }, PRESETS.paper, undefined, 5)).shortfall).toMatchObject({ bufferLevelSeconds: 5, minimum: 1.21 });
+    // And a line that clears both ends clears every level between (Eq. 1 is convex in the buffer).
+    expect(resolveParameters({ c0: 1.51, c1: 1.21 }, PRESETS.paper, undefined, 5).c0).toBe(1.51);
+  });
+
+  it('holds the defaults to the step-up floor: measured ≥ stepUpFactor × the rung, c1 ≥ 1.1 / 0.95 = 1.16', () => {
+    const e = refusal(() => resolveParameters({ c1: 1.1 }));
+    expect(e.parameter).toBe('c1');
+    expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(8 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/);
+    expect(resolveParameters({ c1: 1.16 }).c1).toBe(1.16);
+    // Without the hysteresis' margin, Eq. 1 at the full level (8 s: 0.8 × the 10 s assumed) binds: 1 / (0.7 × 1.4) / 0.95 = 1.08.
+    expect(resolveParameters({ c1: 1.08, stepUpFactor: 0 }).c1).toBe(1.08);
+    expect(() => resolveParameters({ c1: 1.07, stepUpFactor: 0 })).toThrow(/c1 must be at least 1.08/);
+  });
+
+  it('refuses a line that clears both ends but not a buffer level between them (a schedule the ends do not bound)', () => {
+    // A need that is not convex: 2× up to 15 s, 1× above. c0 2.1 and c1 1.1 clear 0 s and 30 s, not 15 s.
+    const step = { rule: 'test', reason: 'test', throughputMultiple: 2, multipleAt: (b: number) => (b <= 15 ? 2 : 1), fromBufferSeconds: 0, toBufferSeconds: Infinity };
+    const [s] = scheduleShortfalls({ c0: 2.1, c1: 1.1, overhead: 0 }, step, 30);
+    expect(s).toMatchObject({ parameter: 'c1', bufferLevelSeconds: 15, where: 'at a buffer of 15 s', need: 2 });
+    // c0·(1/2) + c1·(1/2) ≥ 2 → c1 ≥ 1.9.
+    expect(s!.minimum).toBe(1.9);
+    expect(scheduleShortfalls({ c0: 2.1, c1: 1.9, overhead: 0 }, step, 30)).toEqual([]);
+  });
+
+  it('rejects c0 below 1/(β(1 − overhead)) at an empty buffer, naming the parameter and the minimum', () => {
+    const min = minimumMultiplier(0.7, 0.05);
+    expect(min).toBeCloseTo(1.5038, 3);
+    const e = refusal(() => resolveParameters({ c0: 1.4 }));
+    expect(e.parameter).toBe('c0');
+    expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 0, minimum: 1.51 });
+    expect(e.message).toMatch(/c0 = 1.4 cannot sustain the top rung with beta = 0.7 .* at an empty buffer.*c0 must be at least 1\.51/);
+    expect(() => resolveParameters({ beta: 0.3 })).toThrow(/c1 = 1.25 cannot sustain the top rung with beta = 0.3/);
+    expect(() => resolveParameters({ beta: 0.2 }, PRESETS.paper)).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.2/);
+  });
+
+  it('accepts exactly the lines that clear Eq. 1 and the step-up floor at every buffer level (1 000 levels, 2 000 random sets)', () => {
+    let seed = 17;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    let accepted = 0;
+    for (let i = 0; i < 2000; i++) {
+      const p: SammyParameters = {
+        ...DEFAULT_PARAMETERS,
+        beta: 0.4 + 0.6 * random(),
+        lookaheadSeconds: 2 + 40 * random(),
+        stepUpFactor: random() < 0.3 ? 0 : 1 + 0.4 * random(),
+        fullBufferShare: 0.2 + 0.8 * random(),
+        c0: 0.8 + 3 * random(),
+        c1: 0.5 + 2.5 * random(),
+      };
+      const full = 30 * p.fullBufferShare;
+      let clears = true;
+      for (let k = 0; k <= 1000; k++) {
+        const b = (full * k) / 1000;
+        const need = Math.max(1 / p.beta / (1 + b / p.lookaheadSeconds), p.stepUpFactor, 1) / (1 - p.overhead);
+        if (paceMultiplier(k / 1000, p.c0, p.c1) < need - 1e-9) clears = false;
+      }
+      let ok = true;
+      try {
+        resolveParameters(p, DEFAULT_PARAMETERS, undefined, 30);
+      } catch (e) {
+        expect(e).toBeInstanceOf(SammyConfigError);
+        ok = false;
+        // The minimum it names clears the line (c0 first, then c1).
+        const s = (e as SammyConfigError).shortfall!;
+        const fixed = { ...p, [(e as SammyConfigError).parameter]: s.minimum };
+        if ((e as SammyConfigError).parameter === 'c0') continue;
+        expect(() => resolveParameters(fixed, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(fixed)).not.toThrow();
+      }
+      expect(ok, JSON.stringify(p)).toBe(clears);
+      if (ok) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(300);
   });
 
   it('checks Sammy’s own rule exactly as the general check of its requirement would (full mode bundles only the special case)', () => {
+    const base = { lookaheadSeconds: 20, stepUpFactor: 1.1 };
     const sets = [
-      { beta: 0.7, overhead: 0.05, c0: 3.2, c1: 2.8 },
-      { beta: 0.7, overhead: 0.05, c0: 1.2, c1: 1.4 },
-      { beta: 0.3, overhead: 0.05, c0: 3.2, c1: 2.8 },
-      { beta: 0.9, overhead: 0, c0: 1.11, c1: 1.12 },
-      { beta: 0.7, overhead: 0.05, c0: 1.5037593984962405, c1: 1.51 },
+      { ...base, beta: 0.7, overhead: 0.05, c0: 3.2, c1: 1.25 },
+      { ...base, beta: 0.7, overhead: 0.05, c0: 1.2, c1: 1.4 },
+      { ...base, beta: 0.3, overhead: 0.05, c0: 3.2, c1: 2.8 },
+      { ...base, beta: 0.9, overhead: 0, c0: 1.11, c1: 1.12, stepUpFactor: 0 },
+      { ...base, beta: 0.7, overhead: 0.05, c0: 1.5037593984962405, c1: 1.1, lookaheadSeconds: 5 },
     ];
-    for (const p of sets) expect(sammyRuleShortfalls(p), JSON.stringify(p)).toEqual(paceShortfalls(p, [sammyRuleRequirement(p.beta)], Infinity));
-    expect(sammyRuleShortfalls(sets[1]!).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51], ['c1', 1.51]]);
+    for (const p of sets) {
+      for (const full of [3.2, 10, 24, 30, Infinity]) {
+        const strip = (list: ReturnType<typeof paceShortfalls>) => list.map(({ requirement, ...rest }) => ({ ...rest, rule: requirement.rule }));
+        expect(strip(sammyRuleShortfalls(p, full)), JSON.stringify(p)).toEqual(strip(paceShortfalls(p, [sammyRuleRequirement(p)], full)));
+      }
+    }
+    expect(sammyRuleShortfalls(sets[1]!, 30).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51]]);
+    expect(sammyRuleShortfalls({ ...sets[1]!, c1: 1 }, 30).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51], ['c1', 1.16]]);
   });
 
-  it('rejects values that are not numbers in range', () => {
-    for (const bad of [{ beta: 0 }, { beta: 1.5 }, { c0: NaN }, { c1: -1 }, { overhead: 0.9 }, { lookaheadSeconds: 0 }] as const) {
-      expect(() => resolveParameters(bad)).toThrow(SammyConfigError);
+  it('rejects values that are not numbers in range, and an unknown pace base', () => {
+    for (const bad of [{ beta: 0 }, { beta: 1.5 }, { c0: NaN }, { c1: -1 }, { overhead: 0.9 }, { lookaheadSeconds: 0 }, { stepUpFactor: -1 }, { fullBufferShare: 0 }, { fullBufferShare: 1.5 }] as const) {
+      expect(() => resolveParameters(bad), JSON.stringify(bad)).toThrow(SammyConfigError);
     }
     expect(() => resolveParameters({ c0: '3' as unknown as number })).toThrow(/c0 must be a number/);
+    expect(() => resolveParameters({ paceBase: 'rung' as never })).toThrow(/paceBase must be 'top' or 'next-rung'/);
   });
 
   it('keeps the base set when an update is invalid (resolve returns a new frozen set)', () => {

@@ -1,6 +1,6 @@
 /** The session core as an adapter drives it: one decision per request, from the inputs it used. */
 import { describe, expect, it } from 'vitest';
-import { createSession, DEFAULT_PARAMETERS, memoryStore, SammyConfigError, type SammyDecision, type SegmentRequest } from '../src/index.js';
+import { createSession, DEFAULT_PARAMETERS, memoryStore, paceShortfalls, PRESETS, SammyConfigError, type PlayerAbr, type SammyDecision, type SegmentRequest } from '../src/index.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 
@@ -18,8 +18,11 @@ function request(overrides: Partial<SegmentRequest> = {}, buffer = 12): SegmentR
 describe('SammySession', () => {
   it('keeps every tunable with its default in one place', () => {
     expect(DEFAULT_PARAMETERS).toEqual({
-      c0: 3.2,
-      c1: 2.8,
+      c0: 4,
+      c1: 1.25,
+      fullBufferShare: 0.8,
+      paceBase: 'next-rung',
+      stepUpFactor: 1.1,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -32,8 +35,8 @@ describe('SammySession', () => {
     expect(() => createSession({ parameters: { initialVideoBitrateKbps: -1 } })).toThrow(/initialVideoBitrateKbps/);
   });
 
-  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer', () => {
-    const s = createSession({ history: memoryStore() });
+  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (the paper’s preset)', () => {
+    const s = createSession({ history: memoryStore(), parameters: PRESETS.paper });
     expect(s.decide(request())).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
     s.playback({ type: 'playing' });
     const d = s.decide(request());
@@ -69,7 +72,7 @@ describe('SammySession', () => {
 
   it('learns per media type, and keeps only unpaced initial-phase video in the history', () => {
     const store = memoryStore();
-    const s = createSession({ history: store });
+    const s = createSession({ history: store, parameters: PRESETS.paper });
     const samples: number[] = [];
     s.on('sample', (x) => samples.push(x.throughputKbps));
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 }); // 20 Mbps, initial
@@ -121,6 +124,47 @@ describe('SammySession', () => {
     s.update({ c0: 4 });
     expect(s.decide(request({}, 0)).paceRateKbps).toBe(24_500);
     expect(() => s.update({ c1: 1 })).toThrow(SammyConfigError);
-    expect(s.parameters.c1).toBe(2.8);
+    expect(s.parameters.c1).toBe(1.25);
+  });
+
+  it('defaults: paces the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from 80% of the full level', () => {
+    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30 });
+    s.playback({ type: 'playing' });
+    // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.8 × 30) = 0.5 → 2.625 × 6128 = 16 086.
+    expect(s.decide(request())).toMatchObject({ paceRateKbps: 16_100, paceBaseKbps: 6128, maxBufferSeconds: 30 });
+    s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 12 });
+    // Fetching 3000 below the top: the next rung up (6000) + audio, at c0 whatever the buffer.
+    expect(s.decide(request({}, 28))).toMatchObject({ paceRateKbps: 24_500, paceBaseKbps: 6128 });
+    expect(s.decide(request({ bitrateKbps: 750 }, 28))).toMatchObject({ paceRateKbps: 6_500, paceBaseKbps: 1628 }); // 4 × 1628
+    // Audio goes by the last video request.
+    expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 }, 28)).paceRateKbps).toBe(6_500);
+    // At the top: 1.25 × 6128 from 24 s of buffer on.
+    expect(s.decide(request({ bitrateKbps: 6000 }, 24))).toMatchObject({ paceRateKbps: 7_700, paceBaseKbps: 6128 });
+    // A ladder the player caps at 3000 (the one the rule sees): the top of it is the rung fetched.
+    s.chooseBitrate({ mediaType: 'video', ladderKbps: [300, 750, 1500, 3000], bufferLevelSeconds: 12 });
+    expect(s.decide(request({ bitrateKbps: 3000 }, 28))).toMatchObject({ paceRateKbps: 3_900, paceBaseKbps: 3128 }); // 1.25 × 3128
+    // The adapter's own ladder in the request wins over the one the rule saw.
+    const tracks = { video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: 28 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 28 } };
+    expect(s.decide(request({ bitrateKbps: 3000, tracks }, 28)).paceBaseKbps).toBe(6128);
+  });
+
+  it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s preset', () => {
+    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    s.playback({ type: 'playing' });
+    // A request that counts 10 s as full is held to the 30 s validated: 10 / 24 of the way to c1.
+    expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 24) * 1.25 + (14 / 24) * 4) * 6128 / 100) * 100 });
+    // Validated at a small full level, a c1 that relies on a deep buffer is refused: with stepUpFactor 0
+    // and the 3.2 s full buffer of the public prototype, Eq. 1 needs 1 / (0.7 × 1.16) / 0.95 = 1.30.
+    expect(() => createSession({ parameters: { stepUpFactor: 0, c1: 1.2, fullBufferShare: 1 }, maxBufferSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
+    expect(() => createSession({ parameters: { stepUpFactor: 0, c1: 1.2, fullBufferShare: 1 }, maxBufferSeconds: 30 })).not.toThrow();
+    const playerAbr: PlayerAbr = {
+      name: 'test',
+      requirements: [{ rule: 'under a test rule', reason: 'test', throughputMultiple: 1.2, fromBufferSeconds: 0, toBufferSeconds: Infinity }],
+      maxBufferSeconds: 30,
+      safetyFactor: 0.9,
+      check: paceShortfalls,
+    };
+    expect(createSession({ playerAbr }).parameters).toEqual(PRESETS.paper);
+    expect(createSession({ playerAbr, parameters: { c1: 1.3 } }).parameters).toMatchObject({ c0: 3.2, c1: 1.3, paceBase: 'top' });
   });
 });

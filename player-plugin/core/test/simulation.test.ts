@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS } from '../src/config.js';
+import { DEFAULT_PARAMETERS, PRESETS } from '../src/config.js';
 import { resolveParameters, SammyConfigError } from '../src/policy/index.js';
 import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSession } from './support/session-simulator.js';
 
@@ -34,10 +34,21 @@ describe('closed-loop session with Sammy’s defaults', () => {
     });
   }
 
-  it('does not pace a link that is below the pace: throughput follows the link', () => {
-    const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: 2 * TOP });
-    const chunk = median(steady(result).map((s) => s.throughputKbps));
-    expect(chunk).toBeGreaterThan(0.9 * 2 * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
+  it('does not pace a link that is below the pace: throughput follows the link (1.2× with the defaults, 2× with the paper’s 2.8)', () => {
+    for (const [parameters, multiple] of [[DEFAULT_PARAMETERS, 1.2], [PRESETS.paper, 2]] as const) {
+      const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
+      const chunk = median(steady(result).map((s) => s.throughputKbps));
+      expect(chunk).toBeGreaterThan(0.9 * multiple * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
+    }
+  });
+
+  it('paces below a 1.5× link once the buffer is deep: the bottleneck idles between packets', () => {
+    const link = 1.5 * TOP;
+    const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: link });
+    const paced = steady(result).filter((s) => s.paceKbps !== undefined && s.paceKbps < link);
+    expect(paced.length / steady(result).length).toBeGreaterThan(0.9);
+    expect(result.segments.slice(3).every((s) => s.bitrateKbps === TOP)).toBe(true);
+    expect(result.stalls).toBe(0);
   });
 
   it('uses initial-phase history for its first pick, and the player’s own start (1000 kbps) without one', () => {

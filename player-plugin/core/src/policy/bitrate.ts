@@ -17,6 +17,10 @@ export interface BitrateChoiceInput {
   lookaheadSeconds: number;
   /** With no estimate: the highest rung at or below this, kbps (the player's own start); else the lowest. */
   fallbackBitrateKbps?: number;
+  /** The rung fetched last, kbps: rungs above it need `stepUpFactor` × their bitrate as well. */
+  currentBitrateKbps?: number;
+  /** Hysteresis: a step up to r needs an estimate ≥ stepUpFactor·r too (0 or undefined: none). */
+  stepUpFactor?: number;
 }
 
 /** Highest bitrate the rule allows at this throughput and buffer: β·x·(1 + B0/D). */
@@ -31,7 +35,14 @@ export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: n
   return bitrateKbps / beta / (1 + b0 / lookaheadSeconds);
 }
 
-/** Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the lowest when none fits. */
+/**
+ * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the
+ * lowest when none fits. Keeping or stepping down needs Eq. 1 alone; stepping up above the
+ * current rung also needs the estimate to reach `stepUpFactor` × the new rung — Eq. 1's
+ * look-ahead lets a deep buffer pay for a rung the link cannot carry (Appendix A), which on a
+ * link between two rungs alternates between them; the hysteresis steps up only to a rung the
+ * link sustains.
+ */
 export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
   const lowest = ladder[0];
@@ -40,6 +51,7 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const estimated = x !== undefined && Number.isFinite(x) && x > 0;
   const limit = estimated ? sustainableBitrateKbps(x, input.bufferLevelSeconds, input.beta, input.lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
   let chosen = lowest;
-  for (const r of ladder) if (r <= limit) chosen = r;
+  // Without an estimate (no current rung to hold to), the fallback alone.
+  for (const r of ladder) if (r <= limit && (!estimated || r <= (input.currentBitrateKbps ?? r) || (input.stepUpFactor ?? 0) * r <= x)) chosen = r;
   return chosen;
 }

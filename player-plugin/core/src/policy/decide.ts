@@ -13,6 +13,8 @@ export interface BitrateDecisionInput {
   sessionThroughputKbps: number | undefined;
   /** Estimate from initial-phase samples only (this and earlier sessions), kbps. */
   initialThroughputKbps: number | undefined;
+  /** The rung this media type fetched last in this session, kbps: stepping above it needs `stepUpFactor`. */
+  currentBitrateKbps?: number;
   parameters: Readonly<SammyParameters>;
 }
 
@@ -36,12 +38,11 @@ export interface BitrateChoice {
  */
 export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
   const throughputKbps = input.phase === 'initial' ? input.initialThroughputKbps : input.sessionThroughputKbps;
+  // β, the look-ahead and the step-up factor from the parameters; ladder, buffer and current rung from the input.
   const bitrateKbps = selectBitrateKbps({
-    bitratesKbps: input.bitratesKbps,
+    ...input.parameters,
+    ...input,
     throughputKbps,
-    bufferLevelSeconds: input.bufferLevelSeconds,
-    beta: input.parameters.beta,
-    lookaheadSeconds: input.parameters.lookaheadSeconds,
     fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
   return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, throughputKbps, bufferLevelSeconds: input.bufferLevelSeconds };
@@ -51,19 +52,15 @@ export interface PaceDecisionInput {
   phase: Phase;
   bufferLevelSeconds: number;
   maxBufferSeconds: number;
-  /** What the pace carries at 1×, kbps: top video bitrate + top audio bitrate. */
+  /** What the pace carries at 1×, kbps: the video rung it is based on (`paceRungKbps`) + the top audio bitrate. */
   paceBaseKbps: number;
+  /** That rung is below the top of the ladder (paceBase 'next-rung'): the schedule's largest multiplier applies. */
+  belowTop?: boolean;
   parameters: Readonly<SammyParameters>;
 }
 
 /** The `rtp` for a request (kbps, rounded to 100), or undefined: nothing is paced in the initial phase. */
 export function decidePace(input: PaceDecisionInput): number | undefined {
   if (input.phase === 'initial' || !(input.paceBaseKbps > 0)) return undefined;
-  return paceRateRtp({
-    bufferLevelSeconds: input.bufferLevelSeconds,
-    maxBufferSeconds: input.maxBufferSeconds,
-    paceBaseKbps: input.paceBaseKbps,
-    c0: input.parameters.c0,
-    c1: input.parameters.c1,
-  });
+  return paceRateRtp({ ...input, ...input.parameters });
 }

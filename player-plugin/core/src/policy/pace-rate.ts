@@ -9,6 +9,11 @@ export interface PaceRateInput {
   paceBaseKbps: number;
   c0: number;
   c1: number;
+  /**
+   * The base is a rung below the top of the ladder (paceBase 'next-rung'): the player is still
+   * finding the link's capacity, so the schedule's largest multiplier applies whatever the buffer.
+   */
+  belowTop?: boolean;
 }
 
 /** Fraction of the buffer that is full, clamped to [0, 1]. */
@@ -24,8 +29,26 @@ export function paceMultiplier(fullness: number, c0: number, c1: number): number
 
 /** The pace rate for a request, kbps, unrounded. */
 export function paceRateKbps(input: PaceRateInput): number {
-  const b = bufferFullness(input.bufferLevelSeconds, input.maxBufferSeconds);
-  return paceMultiplier(b, input.c0, input.c1) * input.paceBaseKbps;
+  const { c0, c1 } = input;
+  const multiplier = input.belowTop ? Math.max(c0, c1) : paceMultiplier(bufferFullness(input.bufferLevelSeconds, input.maxBufferSeconds), c0, c1);
+  return multiplier * input.paceBaseKbps;
+}
+
+/**
+ * The video bitrate the pace scales. 'top': the top of the ladder (the paper). 'next-rung': the
+ * fetched rung when it is the top of `ladderKbps` (the ladder the bitrate rule sees, which a
+ * player may cap below the stream's top), else the next rung up — a pace the next rung can be
+ * measured at, so the player can still step up. Without a ladder or a fetched rung: the top.
+ */
+export function paceRungKbps(
+  paceBase: 'top' | 'next-rung',
+  topKbps: number,
+  fetchedKbps: number | undefined,
+  ladderKbps: readonly number[] = [],
+): { kbps: number; belowTop: boolean } {
+  if (paceBase === 'top' || !(fetchedKbps! > 0) || !ladderKbps.length) return { kbps: topKbps, belowTop: false };
+  const next = Math.min(...ladderKbps.filter((r) => r > fetchedKbps!));
+  return next < Infinity ? { kbps: next, belowTop: true } : { kbps: fetchedKbps!, belowTop: false };
 }
 
 /** The pace rate as a CMCD `rtp` value: kbps rounded to the nearest 100. */

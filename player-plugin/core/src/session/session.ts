@@ -5,10 +5,11 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import type { SammyParameters } from '../config.js';
+import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../config.js';
 import { Emitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
+import { paceRungKbps } from '../policy/pace-rate.js';
 import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { resolveParameters } from '../policy/parameters.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
@@ -29,8 +30,17 @@ export interface SessionConfig {
   /**
    * Pace-only mode: the player's own ABR picks every bitrate (`chooseBitrate` defers to it) and
    * the pace must serve that ABR's rules, which replace Sammy's own rule in the validation.
+   * Its parameters start from `PRESETS.paper` rather than the defaults (the lower pace relies on
+   * Sammy's own rule: its look-ahead and hysteresis).
    */
   playerAbr?: PlayerAbr;
+  /**
+   * The buffer level counted as full, seconds, as the adapter knows it: the validation checks
+   * the pace at every buffer level up to it, and the pace never counts a smaller buffer as full
+   * (a request's own `maxBufferSeconds` below it is raised to it). Default: the pace-only
+   * player's `maxBufferSeconds`, else DEFAULT_MAX_BUFFER_SECONDS (10 s).
+   */
+  maxBufferSeconds?: number;
 }
 
 /** What every adapter's controller offers (each adds its own, such as `detach`). */
@@ -56,10 +66,18 @@ export class SammySession implements SammyControl {
   private readonly choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   private readonly now: () => number;
   private playerAbr: PlayerAbr | undefined;
+  /** The full-buffer level the parameters were validated at, seconds. */
+  private readonly fullBufferSeconds: number;
+  /** The video ladder the bitrate rule last saw, and the bitrate of the last video request. */
+  private videoLadder: readonly number[] | undefined;
+  private videoFetched: number | undefined;
 
   constructor(config: SessionConfig = {}) {
     this.playerAbr = config.playerAbr;
-    this.params = resolveParameters(config.parameters, undefined, this.playerAbr);
+    // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
+    const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
+    this.fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
+    this.params = resolveParameters(config.parameters, this.playerAbr ? PRESETS.paper : DEFAULT_PARAMETERS, this.playerAbr, this.fullBufferSeconds);
     this.active = config.enabled ?? true;
     this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
     this.now = config.now ?? Date.now;
@@ -83,7 +101,7 @@ export class SammySession implements SammyControl {
    * (A session's mode is fixed: leaving out `playerAbr` keeps the current one.)
    */
   update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.playerAbr): void {
-    this.params = resolveParameters(changes, this.params, playerAbr);
+    this.params = resolveParameters(changes, this.params, playerAbr, this.fullBufferSeconds);
     this.playerAbr = playerAbr;
   }
 
@@ -100,6 +118,7 @@ export class SammySession implements SammyControl {
     if (event.type === 'load') {
       this.throughput.reset();
       for (const kind of Object.keys(this.choices) as MediaKind[]) delete this.choices[kind];
+      this.videoFetched = undefined;
     }
     const before = this.playbackState.phase;
     this.playbackState = nextPlaybackState(this.playbackState, event);
@@ -131,6 +150,7 @@ export class SammySession implements SammyControl {
   /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
   chooseBitrate(input: { mediaType: MediaKind; ladderKbps: readonly number[]; bufferLevelSeconds: number }): BitrateChoice | undefined {
     if (!this.active || this.playerAbr) return undefined;
+    if (input.mediaType === 'video') this.videoLadder = input.ladderKbps;
     const choice = decideBitrate({
       phase: this.phase,
       mediaType: input.mediaType,
@@ -138,6 +158,7 @@ export class SammySession implements SammyControl {
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
       sessionThroughputKbps: this.throughput.estimateKbps(input.mediaType, this.params.throughputWindow),
       initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
+      currentBitrateKbps: this.choices[input.mediaType]?.bitrateKbps,
       parameters: this.params,
     });
     this.choices[input.mediaType] = choice;
@@ -156,11 +177,18 @@ export class SammySession implements SammyControl {
     // The pace is shared by audio and video (one connection on HTTP/2 and HTTP/3), so it follows
     // the buffer that stalls first.
     const paceBufferLevelSeconds = present.length > 0 ? Math.max(0, Math.min(...present.map((t) => t.bufferLevelSeconds))) : own;
-    const paceBaseKbps = present.reduce((sum, t) => sum + t.ladderTopKbps, 0);
+    if (mediaType === 'video') this.videoFetched = request.bitrateKbps;
+    // The video rung the pace is based on (the top, or with 'next-rung' the rung fetched or the
+    // next one up: an audio request goes by the last video request), plus the top audio bitrate.
+    const video = tracks.video;
+    const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.params.paceBase, video.ladderTopKbps, this.videoFetched, video.ladderKbps ?? this.videoLadder) : undefined;
+    const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
+    const maxBufferSeconds = Math.max(request.maxBufferSeconds, this.fullBufferSeconds);
+    const paceFullSeconds = maxBufferSeconds * this.params.fullBufferShare;
     const choice = this.choices[mediaType];
     const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
     const paceRateKbps = this.active
-      ? decidePace({ phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: request.maxBufferSeconds, paceBaseKbps, parameters: this.params })
+      ? decidePace({ phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop, parameters: this.params })
       : undefined;
     const decision: SammyDecision = {
       time: this.now(),
@@ -173,7 +201,7 @@ export class SammySession implements SammyControl {
       topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
       paceBaseKbps,
       paceBufferLevelSeconds,
-      maxBufferSeconds: request.maxBufferSeconds,
+      maxBufferSeconds,
       paceRateKbps,
       url: request.url,
     };

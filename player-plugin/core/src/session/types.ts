@@ -10,6 +10,11 @@ export interface TrackState {
   ladderTopKbps: number;
   /** Buffer level of this media type, seconds. */
   bufferLevelSeconds: number;
+  /**
+   * The ladder the player picks from, kbps (video; optional): paceBase 'next-rung' finds the next
+   * rung up in it. Without it, the ladder the session's bitrate rule last saw, else the top.
+   */
+  ladderKbps?: readonly number[];
 }
 
 /** One media segment request, as an adapter describes it to the session. */
@@ -41,11 +46,14 @@ export interface SammyDecision {
   throughputKbps: number | undefined;
   /** Highest video bitrate of the ladder, kbps (0: no video). */
   topVideoBitrateKbps: number;
-  /** What the pace carries at 1×: top video + top audio bitrate, kbps. */
+  /**
+   * What the pace carries at 1×, kbps: the video rung the pace is based on (the top; with
+   * paceBase 'next-rung' the rung fetched at the top of the ladder, else the next one up) + the top audio bitrate.
+   */
   paceBaseKbps: number;
   /** Buffer level the pace used: the lowest of the stream's media types, seconds. */
   paceBufferLevelSeconds: number;
-  /** Buffer level counted as full, seconds. */
+  /** Buffer level counted as full, seconds (the request's, never below the level the parameters were validated at). */
   maxBufferSeconds: number;
   /** The `rtp` sent with the request, kbps; undefined when none was sent. */
   paceRateKbps: number | undefined;

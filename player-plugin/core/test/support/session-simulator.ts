@@ -57,6 +57,8 @@ export interface SegmentRecord {
   bufferBeforeSeconds: number;
   startedAtSeconds: number;
   downloadSeconds: number;
+  /** Of the transfer (after the request's latency), seconds during which the pace was below the link's capacity: the bottleneck had room to spare. */
+  pacedSeconds: number;
 }
 
 export interface SimulationResult {
@@ -77,10 +79,13 @@ export interface RuleInstance {
 
 export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
 
-/** Sammy: the session core, with the calls the dash.js adapter makes. */
-export function sammyRule(parameters: Partial<SammyParameters> = {}): SimulatedRule {
+/**
+ * Sammy: the session core, with the calls the dash.js adapter makes. `unpaced`: the same rule
+ * with no rtp honoured (what the rule alone settles on, to tell the pace's effect from the rule's).
+ */
+export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { unpaced?: boolean } = {}): SimulatedRule {
   return (config) => {
-    const session = createSession({ parameters, history: memoryStore(config.initialHistoryKbps ?? []) });
+    const session = createSession({ parameters, history: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
     const topKbps = Math.max(...config.videoLadderKbps);
     let last: SammyDecision | undefined;
     return {
@@ -93,7 +98,7 @@ export function sammyRule(parameters: Partial<SammyParameters> = {}): SimulatedR
           tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
           maxBufferSeconds: config.maxBufferSeconds,
         });
-        return { bitrateKbps: last.bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };
+        return { bitrateKbps: last.bitrateKbps, rtpKbps: options.unpaced ? undefined : last.paceRateKbps, phase: last.phase };
       },
       downloaded(kbits, seconds) {
         session.addSample(last!, { bytes: (kbits * 1000) / 8, durationMs: seconds * 1000 });
@@ -172,6 +177,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       ? config.link.transferSeconds(now + latency, wireKbits, rtpKbps ?? Infinity)
       : wireKbits / Math.min(rtpKbps ?? Infinity, config.linkKbps);
     const downloadSeconds = latency + transferSeconds;
+    const pacedSeconds = rtpKbps === undefined ? 0 : config.link ? pacedTime(config.link, now + latency, transferSeconds, rtpKbps) : rtpKbps < config.linkKbps ? transferSeconds : 0;
     segments.push({
       index: i,
       phase,
@@ -181,6 +187,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       bufferBeforeSeconds: buffer,
       startedAtSeconds: now,
       downloadSeconds,
+      pacedSeconds,
     });
     advance(downloadSeconds);
     buffer += config.segmentSeconds;
@@ -192,6 +199,14 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     }
   }
   return { segments, stalls, stallSeconds, startupSeconds };
+}
+
+/** Seconds of [start, start + seconds) in which the link's capacity exceeds the pace (sampled every 10 ms). */
+function pacedTime(link: TraceLink, start: number, seconds: number, paceKbps: number): number {
+  const dt = 0.01;
+  let paced = 0;
+  for (let t = 0; t < seconds; t += dt) if (link.capacityKbps(start + t) > paceKbps) paced += Math.min(dt, seconds - t);
+  return paced;
 }
 
 /** Median, NaN for no values (so an assertion on it fails rather than passes). */
