@@ -5,6 +5,7 @@
  *   ?arm=dashjs-rtp    dash.js's own CMCD, including its built-in `rtp` formula
  *   ?arm=flat-cap      every request (manifest and startup included) carries rtp = 4 × top bitrate
  *   ?arm=sammy         the Sammy plugin with its defaults
+ *   ?arm=pace-only     dash.js's own ABR (DYNAMIC) with Sammy's pace: the plugin's pace-only mode
  *
  * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
  * it holds for the very first request), and `proto` (e.g. `h2`: the HTTP version every media request
@@ -15,6 +16,7 @@ import { DEFAULT_MANIFEST_PATH, MEDIA_PATH, roundRtpKbps, withoutCmcd, writeRtp 
 import { latestResourceEntry, readResourceReport, StallLog, type ResourceReport } from 'sammy-pacing-protocol/measure';
 import type { PageState } from '../src/page-state.js';
 import { attach } from 'sammy-pacing-dashjs';
+import { paceOnly } from 'sammy-pacing-dashjs/pace-only';
 import { MediaPlayer, type LogLevel } from 'dashjs';
 
 const LOG_LEVEL_WARNING = 3 as LogLevel;
@@ -42,6 +44,7 @@ const state: PageState = {
   errors: [],
   ended: false,
   protocols: { expected: expectedProtocol, media: {}, mismatches: [] },
+  buffer: [],
 };
 (window as unknown as { __lab: PageState }).__lab = state;
 /** Fills `state.stalls` in place: the bench reads it from `window.__lab`. */
@@ -93,8 +96,11 @@ switch (arm) {
     });
     break;
   }
-  case 'sammy': {
-    const sammy = attach(player, { enabled: true });
+  case 'sammy':
+  case 'pace-only': {
+    // pace-only: dash.js keeps its own ABR (DYNAMIC: BOLA, throughput, insufficient-buffer, abandon
+    // rules); Sammy adds its pace, initial phase and first pick from the history.
+    const sammy = attach(player, arm === 'pace-only' ? { enabled: true, mode: paceOnly } : { enabled: true });
     sammy.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
     sammy.on('decision', (d) => {
       if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
@@ -188,6 +194,12 @@ video.addEventListener('ended', () => (state.ended = true));
 function play(): void {
   state.playRequestedAt = epochNow();
   player.initialize(video, mpd, true);
+  // The buffer over time (for the trace plots): seconds buffered ahead of the playhead.
+  setInterval(() => {
+    const b = video.buffered;
+    const ahead = b.length > 0 ? Math.max(0, b.end(b.length - 1) - video.currentTime) : 0;
+    state.buffer!.push({ t: epochNow(), seconds: ahead });
+  }, 500);
 }
 // `?start=manual`: the bench presses play once the page has settled, as a viewer clicks play some
 // time after the page loaded, so page-load work (script compile, renderer start) stays out of the

@@ -10,11 +10,12 @@ import { ARM_LABELS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchCon
 import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { manifestFile } from './media.js';
-import { plotNeighbours, plotTimeSeries, representativeRuns } from './plots.js';
+import { plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
 import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
-import { metricsCsv, renderMarkdown, summarise, type BenchEnvironment } from './report.js';
-import { ProtocolMismatchError, runOnce, type RunContext } from './run.js';
+import { metricsCsv, renderMarkdown, summarise, traceSummaries, type BenchEnvironment } from './report.js';
+import { ProtocolMismatchError, runOnce, runTag, type PreparedTrace, type RunContext } from './run.js';
+import { peakMbps, sessionMeanMbps, writeOpportunities } from './traces.js';
 import { nodeScript, PAGE_DIR } from './scripts.js';
 import { quantile, rng, shuffle } from './stats.js';
 import {
@@ -92,7 +93,8 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const tls = config.http2 ? await labCertificate(SERVER_IP) : undefined;
 
   const leftovers = removeLeftovers();
-  const progress = new Progress(config.arms.length * config.neighbours.length * config.runs, config.plainProgress);
+  const traceCount = config.traces?.length ?? 1;
+  const progress = new Progress(config.arms.length * config.neighbours.length * config.runs * traceCount, config.plainProgress);
   if (leftovers.length) progress.log(`removed leftovers of an earlier run: ${leftovers.join(', ')}`);
 
   const dir = join(config.resultsDir, timestamp());
@@ -138,12 +140,31 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     startedAt: new Date().toISOString(),
     failedRuns: [],
   };
+  // Traces: each one's opportunities written once (the session plus a margin; shorter traces loop).
+  const prepared: Array<PreparedTrace | undefined> = config.traces
+    ? config.traces.map((lab) => ({
+        lab,
+        opportunitiesFile: writeOpportunities(lab, config.durationSeconds + 30, tmpDir),
+        sessionMeanMbps: sessionMeanMbps(lab.trace, config.durationSeconds),
+      }))
+    : [undefined];
+  if (config.traces) {
+    env.traces = prepared.map((p) => ({
+      id: p!.lab.id, family: p!.lab.family, file: p!.lab.file, format: p!.lab.format, periodSeconds: p!.lab.periodSeconds,
+      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace),
+    }));
+  }
   const raw: RawRun[] = [];
   const metrics: RunMetrics[] = [];
   let fatal: Error | undefined;
   const wallStart = Date.now();
   try {
-    const topology = await createTopology({ rateMbps: config.rateMbps, queueBytes: config.queueBytes, rttMs: config.rttMs });
+    const topology = await createTopology({
+      rateMbps: config.rateMbps,
+      queueBytes: config.queueBytes,
+      rttMs: config.rttMs,
+      ...(config.traces ? { traceStatsFile: join(tmpDir, 'link-stats.jsonl') } : {}),
+    });
     env.burstBytes = topology.burstBytes;
     env.addedRttMs = topology.rttMs;
     topologyDelay = topology.delayLine;
@@ -156,7 +177,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
           : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
     env.baseRttMs = await measureBaseRtt(topology);
     progress.log(
-      `topology up: ${config.rateMbps} Mbit/s, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
+      `topology up: ${config.traces ? `downlink trace-driven (${config.traces.length} trace(s)), uplink ${config.rateMbps} Mbit/s` : `${config.rateMbps} Mbit/s`}, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
         `server cc ${config.cc}; top video ${topKbps} kbps; edge ${config.edge}; ${tls ? 'HTTP/2 over TLS (h2)' : 'HTTP/1.1'}`,
     );
     browser = await launchInNamespace(topology.client, trustKeyArgs(tls));
@@ -174,22 +195,24 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     const random = rng(config.seed);
     runs: for (let index = 1; index <= config.runs; index++) {
       for (const neighbour of config.neighbours) {
+       for (const trace of prepared) {
         for (const arm of shuffle(config.arms, random)) {
-          progress.beginRun(`${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]} #${index}`);
+          progress.beginRun(`${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]}${trace ? ` × trace ${trace.lab.id} (${trace.sessionMeanMbps.toFixed(1)} Mbit/s)` : ''} #${index}`);
           try {
-            const r = await runOnce(ctx, arm, neighbour, index);
+            const r = await runOnce({ ...ctx, trace }, arm, neighbour, index);
             raw.push(r);
-            writeFileSync(join(dir, 'runs', `${arm}-${neighbour}-${index}.json`), JSON.stringify(r));
+            writeFileSync(join(dir, 'runs', `${runTag(arm, neighbour, index, trace?.lab)}.json`), JSON.stringify(r));
             const m = runMetrics(r);
             metrics.push(m);
             progress.endRun(
               `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
                 `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
-                (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : ''),
+                (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : '') +
+                (m.link ? `; link: trace ${m.link.traceMbps.toFixed(2)} Mbit/s, released ${m.link.releasedMbps.toFixed(2)}, saturated seconds ${m.link.saturatedBins} at ×${m.link.saturatedRatioMedian?.toFixed(3) ?? '—'}` : ''),
             );
           } catch (err) {
             const error = (err as Error).message;
-            env.failedRuns.push({ arm, neighbour, index, error });
+            env.failedRuns.push({ arm, neighbour, index, error, ...(trace ? { trace: trace.lab.id } : {}) });
             progress.endRun(`FAILED: ${error.split('\n')[0]}`);
             // Not over the HTTP asked for: every further run would be too. Stop, report, and fail.
             if (err instanceof ProtocolMismatchError) {
@@ -199,6 +222,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
           }
           await sleep(500);
         }
+       }
       }
     }
   } finally {
@@ -221,12 +245,18 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     const reps = representativeRuns(raw, metrics, config.arms);
     if (reps.size) plots.push(await plotTimeSeries(reps, join(dir, 'plots')));
     plots.push(...(await plotNeighbours(raw, config.arms, join(dir, 'plots'))));
+    if (config.traces) plots.push(...(await plotTraceFamilies(raw, metrics, config.arms, join(dir, 'plots'))));
   } catch (err) {
     progress.log(`plots failed: ${(err as Error).message}`);
   }
   writeFileSync(join(dir, 'runs.csv'), metricsCsv(metrics));
   const neighbours: Array<Neighbour | 'all'> = ['all', ...config.neighbours];
-  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ config, env, summaries: summarise(metrics, config.arms, neighbours), metrics }, null, 2));
+  // The traces' parsed steps are in the trace files; the summary keeps their description (env.traces).
+  const configOut = { ...config, traces: config.traces?.map((t) => t.id) };
+  writeFileSync(
+    join(dir, 'summary.json'),
+    JSON.stringify({ config: configOut, env, summaries: summarise(metrics, config.arms, neighbours), ...(config.traces ? { traceSummaries: traceSummaries(metrics, config.arms) } : {}), metrics }, null, 2),
+  );
   const reportPath = join(dir, 'report.md');
   writeFileSync(reportPath, renderMarkdown({ config, env, metrics, plots }));
   progress.log(`report: ${reportPath}`);

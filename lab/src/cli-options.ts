@@ -8,6 +8,10 @@ import { CONGESTION_CONTROLS, isCongestionControl } from 'sammy-pacing-protocol'
 import {
   ARMS,
   BOTTLENECK_MBPS,
+  DEFAULT_ARMS,
+  TRACE_ARMS,
+  TRACE_MAX_PEAK_MBPS,
+  TRACE_TBF_MBPS,
   isArm,
   isNeighbour,
   NEIGHBOURS,
@@ -25,6 +29,7 @@ import {
 } from './config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
 import { LAB_DIR } from './scripts.js';
+import { loadTrace, loadTraceDir, peakMbps, type LabTrace } from './traces.js';
 
 export const HELP = `Sammy lab bench: real Chromium + dash.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
 Linux, root (it creates network namespaces, and always removes them).
@@ -33,7 +38,8 @@ usage: npm run bench:lab -- [flags]
 
   --runs N           runs per arm × neighbour (default ${DEFAULT_RUNS})
   --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
-  --arms LIST        comma-separated: ${ARMS.join(', ')} (default all)
+  --arms LIST        comma-separated: ${ARMS.join(', ')}
+                     (default ${DEFAULT_ARMS.join(',')}; with --trace/--traces ${TRACE_ARMS.join(',')})
   --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
   --edge NAME        what the players connect to: ${EDGES.join(', ')} (default none: the lab's origin itself;
                      varnish: varnishd with origin/varnish/sammy.vcl in front of it, in the server namespace)
@@ -46,6 +52,15 @@ usage: npm run bench:lab -- [flags]
   --seed N           seed for run order and the HTTP object's bytes (default 1)
   --queue BYTES      bottleneck queue (default ${QUEUE_BDP_MULTIPLE} × ${PAPER_BDP_BYTES} = ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES}, the paper's 4 × BDP at 5 ms)
   --rate MBPS        bottleneck rate (default ${BOTTLENECK_MBPS})
+  --trace FILE       trace-driven bottleneck: the downlink (server → client) follows this bandwidth trace, mahimahi
+                     (one ms timestamp per 1500-byte delivery opportunity) or [seconds Mbps] lines (Pensieve, FCC,
+                     HSDPA, Puffer, Oboe), detected from the file; replayed by the delay line as mahimahi's mm-link
+                     does, with a drop-tail queue of --queue bytes, from each play request, looped if shorter than
+                     the session. Not with --rate: the uplink stays at ${BOTTLENECK_MBPS} Mbit/s, and the downlink's tbf
+                     sits at ${TRACE_TBF_MBPS} Mbit/s, far above the trace, only counting what leaves
+  --traces DIR       every trace file in DIR, each run on every arm × neighbour × run; a file's family is its
+                     sub-folder (DIR/<family>/…), or for files directly in DIR its name up to the first _ - or .
+                     (README*, LICENSE*, *.md and hidden files are skipped). E.g. --traces ../shared/traces
   --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
   --buffer-seconds S   dash.js buffer target for every arm (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
                        buffer, as the paper's control had; dash.js's own is 30 s at top quality)
@@ -101,6 +116,8 @@ export function parseCliArgs(args: string[]): CliParse {
       'buffer-seconds': { type: 'string' },
       results: { type: 'string' },
       plain: { type: 'boolean' },
+      trace: { type: 'string' },
+      traces: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -112,9 +129,20 @@ export function parseCliArgs(args: string[]): CliParse {
   if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
   const edge = values.edge ?? 'none';
   if (!isEdge(edge)) throw new Error(`--edge must be one of ${EDGES.join(', ')}, got ${edge}`);
+  if (values.trace !== undefined && values.traces !== undefined) throw new Error('--trace and --traces cannot go together: give one file or one folder');
+  if ((values.trace ?? values.traces) !== undefined && values.rate !== undefined) {
+    throw new Error(`--rate sets the constant bottleneck; with ${values.trace !== undefined ? '--trace' : '--traces'} the trace sets the downlink's rate (leave --rate out)`);
+  }
+  let traces: LabTrace[] | undefined;
+  if (values.trace !== undefined) traces = [loadTrace(values.trace)];
+  if (values.traces !== undefined) traces = loadTraceDir(values.traces);
+  for (const t of traces ?? []) {
+    const peak = peakMbps(t.trace);
+    if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
+  }
   const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
   const config: BenchConfig = {
-    arms: list(values.arms, ARMS, ARMS, isArm, 'arm'),
+    arms: list(values.arms, ARMS, traces ? TRACE_ARMS : DEFAULT_ARMS, isArm, 'arm'),
     neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
     edge,
     http2: values.http2 ?? false,
@@ -133,6 +161,7 @@ export function parseCliArgs(args: string[]): CliParse {
     ...PAPER_NEIGHBOURS,
     resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
     plainProgress: values.plain ?? false,
+    ...(traces ? { traces, traceSource: resolve(values.trace ?? values.traces ?? '') } : {}),
   };
   const problem = configProblem(config);
   if (problem) throw new Error(problem);

@@ -2,9 +2,13 @@
  * What one bench invocation runs: arms × neighbours × runs, and the bottleneck they share.
  */
 import type { CongestionControl } from 'sammy-pacing-protocol';
+import type { LabTrace } from './traces.js';
 
-/** The four players the paper compares (Section 5.5 and 6), selected on the lab page by `?arm=`. */
-export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'] as const;
+/**
+ * The players the paper compares (Section 5.5 and 6), and dash.js's own ABR with Sammy's pace
+ * (`pace-only`, issue 14), selected on the lab page by `?arm=`.
+ */
+export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy', 'pace-only'] as const;
 export type Arm = (typeof ARMS)[number];
 
 export const ARM_LABELS: Record<Arm, string> = {
@@ -12,7 +16,21 @@ export const ARM_LABELS: Record<Arm, string> = {
   'dashjs-rtp': 'dash.js built-in CMCD rtp',
   'flat-cap': 'flat cap 4× top bitrate',
   sammy: 'Sammy (defaults)',
+  'pace-only': 'dash.js ABR + Sammy pace (pace-only)',
 };
+
+/** Arms a plain `bench:lab` runs (the paper's four); pace-only is asked for by name, and runs by default with traces. */
+export const DEFAULT_ARMS: readonly Arm[] = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'];
+/** With --trace/--traces: the issue's four arms. */
+export const TRACE_ARMS: readonly Arm[] = ['unpaced', 'sammy', 'pace-only', 'dashjs-rtp'];
+
+/**
+ * With a trace the downlink's tbf stays (its counters show what left the router) at this rate,
+ * far above any trace's peak, so that only the delay line's trace-driven link limits the rate.
+ */
+export const TRACE_TBF_MBPS = 1000;
+/** A trace whose 1-s peak is above this is refused: the delay line is not meant for such rates. */
+export const TRACE_MAX_PEAK_MBPS = 500;
 
 /** Neighbouring traffic of Section 6; `none` is the video alone (the paper's Fig. 7). */
 export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'none'] as const;
@@ -111,6 +129,14 @@ export interface BenchConfig {
   resultsDir: string;
   /** Print a line per second instead of redrawing one line (no TTY, CI, tests). */
   plainProgress: boolean;
+  /**
+   * Trace-driven bottleneck (`--trace`, `--traces`): every arm × neighbour × run is run on each
+   * trace, the downlink following it (the delay line's mm-link-style queue of `queueBytes`);
+   * absent: the constant `rateMbps` tbf bottleneck.
+   */
+  traces?: LabTrace[];
+  /** Where the traces came from, for the report (the file or folder given). */
+  traceSource?: string;
 }
 
 /** Why `config` cannot run, before anything is set up; undefined when it can. */

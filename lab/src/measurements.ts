@@ -9,6 +9,7 @@ import type { Arm, Edge, Neighbour } from './config.js';
 import { closeStalls, totalStallTime } from 'sammy-pacing-protocol/measure';
 import { mean, quantile } from './stats.js';
 import type { QueueSample } from './topology.js';
+import type { LinkSample } from './delay-line.js';
 
 
 export interface HttpFetch {
@@ -58,6 +59,25 @@ export interface TcpNeighbourResult {
   congestionControl: string;
 }
 
+/** The trace a run's downlink followed (trace-driven bottleneck). */
+export interface RunTrace {
+  /** family/name, unique in the bench. */
+  id: string;
+  name: string;
+  family: string;
+  file: string;
+  format: string;
+  /** Mean capacity of one pass of the trace as the file has it, Mbit/s. */
+  meanMbps: number;
+  /** Mean capacity over the session's first `durationSeconds` (looped), Mbit/s. */
+  sessionMeanMbps: number;
+  /** The delay line's trace id (its stats lines carry it), its clock start (ms since the epoch, at the play request), its opportunities and period. */
+  linkId: number;
+  startedAt: number;
+  opportunities: number;
+  periodMs: number;
+}
+
 export interface RawRun {
   arm: Arm;
   neighbour: Neighbour;
@@ -82,6 +102,9 @@ export interface RawRun {
   errors: string[];
   /** HTTP asked for and used; absent in results from before it was recorded (all plain HTTP/1.1). */
   protocol?: RunProtocol;
+  /** With a trace-driven bottleneck: the trace, and the link's stats lines while it ran (every 100 ms). */
+  trace?: RunTrace;
+  link?: LinkSample[];
 }
 
 export interface NeighbourMetric {
@@ -96,10 +119,103 @@ export interface NeighbourMetric {
   extra?: Record<string, number | undefined>;
 }
 
+/**
+ * How closely the trace-driven link followed its trace in one run, from the delay line's own
+ * counters: the capacity the trace offered (1500 B per opportunity, used or not) against the bytes
+ * of the packets that left, over the session and per second.
+ */
+export interface LinkAchieved {
+  seconds: number;
+  traceMbps: number;
+  releasedMbps: number;
+  /** released / capacity over the session (below 1 when the video and its neighbour leave the link idle). */
+  utilization: number;
+  /** Per 1-s bin: the trace's capacity and what left; `saturated` when every 100-ms sample in it had a backlog. */
+  perSecond: Array<{ t: number; traceMbps: number; releasedMbps: number; saturated: boolean }>;
+  /** Saturated bins and their released / capacity: 1 when the link delivers the trace whenever it has packets. */
+  saturatedBins: number;
+  saturatedRatioMedian?: number;
+  saturatedRatioMin?: number;
+  saturatedRatioMax?: number;
+  drops: number;
+  /** Latest a packet left after its delivery opportunity (the writer thread woke late), µs: max and p99 of the 100-ms maxima. */
+  releaseLateMaxUs: number;
+  releaseLateP99Us?: number;
+  /** The downlink tbf behind the link (set far above the trace): what it sent (IP + 14 B Ethernet header per packet), its largest backlog and its drops. */
+  tbfSentMbps?: number;
+  tbfBacklogMaxBytes?: number;
+  tbfDrops?: number;
+}
+
+export function linkAchieved(run: RawRun): LinkAchieved | undefined {
+  const tr = run.trace;
+  const samples = (run.link ?? []).filter((s) => s.t <= run.endedAt).sort((a, b) => a.t - b.t);
+  if (!tr || samples.length < 2) return undefined;
+  const first = samples[0]!;
+  const last = samples.at(-1)!;
+  const seconds = (last.t - first.t) / 1000;
+  const mbps = (bytes: number, s: number) => (s > 0 ? (bytes * 8) / (s * 1e6) : 0);
+  const bins = new Map<number, { cap: number; rel: number; dt: number; saturated: boolean }>();
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1]!;
+    const b = samples[i]!;
+    const k = Math.floor((b.t - tr.startedAt - 1e-6) / 1000);
+    const bin = bins.get(k) ?? { cap: 0, rel: 0, dt: 0, saturated: true };
+    bin.cap += b.capB - a.capB;
+    bin.rel += b.relB - a.relB;
+    bin.dt += (b.t - a.t) / 1000;
+    bin.saturated &&= a.backlogB > 0 && b.backlogB > 0;
+    bins.set(k, bin);
+  }
+  const perSecond = [...bins.entries()]
+    .sort((x, y) => x[0] - y[0])
+    // Whole seconds only: the first and last bins are partly outside the session.
+    .filter(([, b]) => b.dt > 0.95)
+    .map(([k, b]) => ({ t: k, traceMbps: mbps(b.cap, b.dt), releasedMbps: mbps(b.rel, b.dt), saturated: b.saturated && b.cap > 0 }));
+  const ratios = perSecond.filter((b) => b.saturated).map((b) => b.releasedMbps / b.traceMbps);
+  const tc = run.queue.filter((q) => q.t >= first.t && q.t <= last.t);
+  const tcSeconds = tc.length > 1 ? (tc.at(-1)!.t - tc[0]!.t) / 1000 : 0;
+  const cap = last.capB - first.capB;
+  return {
+    seconds,
+    traceMbps: mbps(cap, seconds),
+    releasedMbps: mbps(last.relB - first.relB, seconds),
+    utilization: cap > 0 ? (last.relB - first.relB) / cap : 0,
+    perSecond,
+    saturatedBins: ratios.length,
+    saturatedRatioMedian: quantile(ratios, 0.5),
+    saturatedRatioMin: ratios.length ? Math.min(...ratios) : undefined,
+    saturatedRatioMax: ratios.length ? Math.max(...ratios) : undefined,
+    drops: last.drops,
+    releaseLateMaxUs: Math.max(...samples.map((s) => s.lateMaxUs)),
+    releaseLateP99Us: quantile(samples.map((s) => s.lateMaxUs), 0.99),
+    tbfSentMbps: tcSeconds > 0 ? mbps(tc.at(-1)!.sentBytes - tc[0]!.sentBytes, tcSeconds) : undefined,
+    tbfBacklogMaxBytes: tc.length ? Math.max(...tc.map((q) => q.backlogBytes)) : undefined,
+    tbfDrops: tc.length > 1 ? tc.at(-1)!.drops - tc[0]!.drops : undefined,
+  };
+}
+
+/** Rendered quality changes after the first rendered quality, up to `endAt`. */
+export function qualitySwitches(p: PageState, endAt: number): number {
+  const qs = p.qualities.filter((q) => q.t <= endAt).sort((a, b) => a.t - b.t);
+  let n = 0;
+  for (let i = 1; i < qs.length; i++) if (qs[i]!.kbps !== qs[i - 1]!.kbps) n++;
+  return n;
+}
+
 export interface RunMetrics {
   arm: Arm;
   neighbour: Neighbour;
   index: number;
+  /** With traces: the trace (family/name) and its family. */
+  trace?: string;
+  family?: string;
+  /** Mean capacity the trace offered over the session, Mbit/s. */
+  traceMbps?: number;
+  qualitySwitches?: number;
+  /** Stalled time / time since playback started. */
+  rebufferRatio?: number;
+  link?: Omit<LinkAchieved, 'perSecond'>;
   startupDelayMs?: number;
   rebufferCount: number;
   rebufferSeconds: number;
@@ -262,7 +378,11 @@ export function runMetrics(run: RawRun): RunMetrics {
   const rtt = videoRtt(run);
   const window = { from: p.playRequestedAt, to: endAt };
   const q = run.queue.filter((s) => s.t >= window.from && s.t <= window.to);
-  const delays = q.map((s) => queueDelayMs(s, run.rateMbps));
+  // With a trace the queue is the delay line's link: the wait its backlog means at the trace's coming opportunities.
+  const linkSamples = (run.link ?? []).filter((s) => s.t >= window.from && s.t <= window.to);
+  const delays = run.trace ? linkSamples.map((s) => s.waitMs) : q.map((s) => queueDelayMs(s, run.rateMbps));
+  const achieved = linkAchieved(run);
+  const played = p.startedAt !== undefined ? (endAt - p.startedAt) / 1000 : undefined;
   const paces = videoChunks(p).map((c) => c.server.appliedPaceKbps ?? 0);
   const first = q[0];
   const last = q[q.length - 1];
@@ -282,8 +402,12 @@ export function runMetrics(run: RawRun): RunMetrics {
     medianPaceKbps: quantile(paces, 0.5),
     queueDelayP50Ms: quantile(delays, 0.5),
     queueDelayP95Ms: quantile(delays, 0.95),
-    bottleneckDrops: first && last ? last.drops - first.drops : undefined,
+    bottleneckDrops: run.trace ? achieved?.drops : first && last ? last.drops - first.drops : undefined,
     neighbourMetric: neighbourMetric(run),
+    ...(run.trace ? { trace: run.trace.id, family: run.trace.family, traceMbps: run.trace.sessionMeanMbps } : {}),
+    qualitySwitches: qualitySwitches(p, endAt),
+    rebufferRatio: played && played > 0 ? rb.seconds / played : undefined,
+    ...(achieved ? { link: (({ perSecond: _, ...rest }) => rest)(achieved) } : {}),
     errors: run.errors.length + p.errors.length,
     mediaProtocols: run.protocol?.media,
   };

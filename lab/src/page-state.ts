@@ -51,4 +51,6 @@ export interface PageState {
   startupRequests?: Array<{ name: string; start: number; end: number }>;
   /** What the media went over (absent in pages from before it was recorded). */
   protocols?: PageProtocols;
+  /** Buffered video ahead of the playhead, every 500 ms from the play request (absent in older pages). */
+  buffer?: Array<{ t: number; seconds: number }>;
 }

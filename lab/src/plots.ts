@@ -9,7 +9,7 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
-import { neighbourSamples, queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
+import { linkAchieved, neighbourSamples, queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
 import { median, quantile } from './stats.js';
 
 type Row = Record<string, string | number>;
@@ -172,6 +172,114 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
       name,
     );
     files.push(name);
+  }
+  return files;
+}
+
+/** The trace of a family whose session mean is closest to the family's median: its runs make the time series. */
+export function representativeTrace(metrics: RunMetrics[], family: string): string | undefined {
+  const traces = [...new Map(metrics.filter((m) => m.family === family && m.trace).map((m) => [m.trace as string, m.traceMbps ?? 0])).entries()];
+  if (traces.length === 0) return undefined;
+  const mid = median(traces.map(([, v]) => v)) ?? 0;
+  return traces.reduce((a, b) => (Math.abs(b[1] - mid) < Math.abs(a[1] - mid) ? b : a))[0];
+}
+
+const TRACE_SERIES = ['trace capacity (Mbps)', 'link released (Mbps)', 'video bitrate (Mbps)', 'buffer (s)'];
+
+function traceRows(run: RawRun): Row[] {
+  const t0 = run.page.playRequestedAt;
+  const end = (run.endedAt - t0) / 1000;
+  const rows: Row[] = [];
+  const achieved = linkAchieved(run);
+  for (const b of achieved?.perSecond ?? []) {
+    const t = (run.trace!.startedAt - t0) / 1000 + b.t;
+    rows.push({ t, value: b.traceMbps, series: TRACE_SERIES[0]! }, { t, value: b.releasedMbps, series: TRACE_SERIES[1]! });
+  }
+  const qs = run.page.qualities.filter((q) => q.t <= run.endedAt).sort((a, b) => a.t - b.t);
+  for (const q of qs) rows.push({ t: Math.max(0, (q.t - t0) / 1000), value: q.kbps / 1000, series: TRACE_SERIES[2]! });
+  if (qs.length) rows.push({ t: end, value: qs.at(-1)!.kbps / 1000, series: TRACE_SERIES[2]! });
+  for (const b of run.page.buffer ?? []) if (b.t <= run.endedAt) rows.push({ t: (b.t - t0) / 1000, value: b.seconds, series: TRACE_SERIES[3]! });
+  for (const s of run.page.stalls) rows.push({ t: (s.start - t0) / 1000, value: 0, series: 'stall' });
+  return rows;
+}
+
+/**
+ * Per family: the bitrate and buffer over time of every arm on one representative trace (with the
+ * trace's capacity and what the link released, per second), and each arm's per-run distributions.
+ */
+export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], arms: Arm[], dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const families = [...new Set(metrics.map((m) => m.family).filter((f): f is string => f !== undefined))].sort();
+  const color = { field: 'series', type: 'nominal' as const, title: null, scale: { domain: TRACE_SERIES, range: ['#bbbbbb', '#1f77b4', '#2ca02c', '#d62728'] } };
+  for (const family of families) {
+    const slug = family.replace(/[^A-Za-z0-9_-]+/g, '_');
+    const trace = representativeTrace(metrics, family);
+    const charts: vl.TopLevelSpec[] = [];
+    for (const arm of arms) {
+      const candidates = metrics.filter((m) => m.trace === trace && m.arm === arm);
+      const mid = median(candidates.map((m) => m.meanBitrateKbps ?? 0));
+      const best = candidates.sort((a, b) => Math.abs((a.meanBitrateKbps ?? 0) - (mid ?? 0)) - Math.abs((b.meanBitrateKbps ?? 0) - (mid ?? 0)))[0];
+      const run = best && runs.find((r) => r.trace?.id === trace && r.arm === arm && r.neighbour === best.neighbour && r.index === best.index);
+      if (!run) continue;
+      charts.push({
+        title: `${ARM_LABELS[arm]} on ${trace} (run ${run.index}, neighbour ${run.neighbour})`,
+        width: 720,
+        height: 150,
+        data: { values: traceRows(run) },
+        layer: [
+          {
+            transform: [{ filter: `datum.series === '${TRACE_SERIES[0]}' || datum.series === '${TRACE_SERIES[1]}' || datum.series === '${TRACE_SERIES[2]}'` }],
+            mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
+            encoding: { x: { field: 't', type: 'quantitative', title: 's since play request' }, y: { field: 'value', type: 'quantitative', title: 'Mbps' }, color },
+          },
+          {
+            transform: [{ filter: `datum.series === '${TRACE_SERIES[3]}'` }],
+            mark: { type: 'line', strokeWidth: 1.5, strokeDash: [3, 2] },
+            encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'buffer (s)', axis: { orient: 'right' } }, color },
+          },
+          { transform: [{ filter: "datum.series === 'stall'" }], mark: { type: 'rule', color: 'black', strokeDash: [2, 2] }, encoding: { x: { field: 't', type: 'quantitative' } } },
+        ],
+        resolve: { scale: { y: 'independent' } },
+      } as unknown as vl.TopLevelSpec);
+    }
+    if (charts.length) {
+      const name = `trace-${slug}-timeseries`;
+      await render({ title: `${family}: bitrate and buffer over time on ${trace}`, vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
+      files.push(name);
+    }
+    const perRun: Array<[string, (m: RunMetrics) => number | undefined]> = [
+      ['mean bitrate (kbps)', (m) => m.meanBitrateKbps],
+      ['rebuffer ratio (%)', (m) => (m.rebufferRatio === undefined ? undefined : m.rebufferRatio * 100)],
+      ['quality switches', (m) => m.qualitySwitches],
+      ['startup (ms)', (m) => m.startupDelayMs],
+      ['chunk throughput (Mbps)', (m) => m.chunkThroughputMbps],
+      ['queue delay p50 (ms)', (m) => m.queueDelayP50Ms],
+      ['UDP one-way p50 (ms)', (m) => (m.neighbour === 'udp' ? m.neighbourMetric?.p50 : undefined)],
+    ];
+    const panels: vl.TopLevelSpec[] = [];
+    for (const [title, get] of perRun) {
+      const values: Row[] = [];
+      for (const m of metrics.filter((x) => x.family === family)) {
+        const v = get(m);
+        if (v !== undefined && Number.isFinite(v)) values.push({ arm: ARM_LABELS[m.arm], value: v, trace: m.trace ?? '' });
+      }
+      if (values.length === 0) continue;
+      panels.push({
+        title,
+        width: 150,
+        height: 200,
+        data: { values },
+        layer: [
+          { mark: { type: 'bar', opacity: 0.3 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, sort: arms.map((a) => ARM_LABELS[a]), axis: { labelAngle: -40, labelLimit: 0 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: null }, color: { field: 'arm', type: 'nominal', legend: null } } },
+          { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal', sort: arms.map((a) => ARM_LABELS[a]) }, y: { field: 'value', type: 'quantitative' }, shape: { field: 'trace', type: 'nominal', title: 'trace' }, color: { field: 'arm', type: 'nominal', legend: null } } },
+        ],
+      } as unknown as vl.TopLevelSpec);
+    }
+    if (panels.length) {
+      const name = `trace-${slug}-distributions`;
+      await render({ title: `${family}: per-run values by arm (bar: median; marker: trace)`, hconcat: panels, config: { legend: { orient: 'bottom', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
+      files.push(name);
+    }
   }
   return files;
 }

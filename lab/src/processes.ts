@@ -38,6 +38,8 @@ export interface Child {
   stderr(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once exited. */
   stop(graceMs?: number): Promise<void>;
+  /** Writes to its stdin (only when started with `stdin: true`). */
+  write(text: string): void;
 }
 
 const OUTPUT_LIMIT = 8 * 1024 * 1024;
@@ -46,9 +48,9 @@ const OUTPUT_LIMIT = 8 * 1024 * 1024;
 export function start(
   cmd: string,
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void; stdin?: boolean } = {},
 ): Child {
-  const proc = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
   children.add(proc);
   let out = '';
   let err = '';
@@ -82,7 +84,11 @@ export function start(
     await exited;
     clearTimeout(timer);
   };
-  return { proc, exited, stdout: () => out, stderr: () => err, stop };
+  const write = (text: string): void => {
+    if (!proc.stdin) throw new Error(`${cmd}: started without stdin`);
+    proc.stdin.write(text);
+  };
+  return { proc, exited, stdout: () => out, stderr: () => err, stop, write };
 }
 
 function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {

@@ -6,6 +6,9 @@ import { ARM_LABELS, NEIGHBOUR_LABELS, PAPER_RTT_MS, type Arm, type BenchConfig,
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
+import { renderTraceSection } from './trace-report.js';
+
+export { traceSummaries } from './trace-report.js';
 
 export interface BenchEnvironment {
   baseRttMs?: { udpMedian?: number; udpMin?: number; tcpMinRtt?: number };
@@ -28,7 +31,9 @@ export interface BenchEnvironment {
   chromium: string;
   startedAt: string;
   wallSeconds?: number;
-  failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string }>;
+  failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string }>;
+  /** With traces: each one as the bench read it. */
+  traces?: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number }>;
 }
 
 type MetricKey =
@@ -165,6 +170,13 @@ export function renderMarkdown(input: {
   );
   L.push(`Edge: ${env.edge ?? 'direct origin'}. ${edgeSources(config, metrics)}`, '');
   L.push(`HTTP: ${config.http2 ? '**HTTP/2 (h2)**' : 'HTTP/1.1'} — ${env.http ?? 'plain HTTP/1.1'}. ${protocolSummary(config, metrics)}`, '');
+  if (env.traces) {
+    L.push(
+      `**Trace-driven bottleneck**: the downlink follows ${env.traces.length} trace(s) (section below), not the constant rate; ` +
+        `the uplink keeps the ${env.rateMbps} Mbit/s tbf. The sentence below describes the constant bottleneck the uplink still has.`,
+      '',
+    );
+  }
   L.push(
     `Bottleneck ${env.rateMbps} Mbit/s (tbf, burst ${env.burstBytes} B) with a drop-tail queue of ${env.queueBytes} B ` +
       `= ${(env.queueBytes / bdp).toFixed(1)} × the paper's BDP (${env.rateMbps} Mbit/s × ${PAPER_RTT_MS} ms = ${bdp} B), on the router's egress toward the client. ` +
@@ -185,7 +197,7 @@ export function renderMarkdown(input: {
   );
   if (env.failedRuns.length) {
     L.push(`**${env.failedRuns.length} run(s) failed** and are not in the tables:`, '');
-    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour} #${f.index}: ${f.error.split('\n')[0]}`);
+    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour}${f.trace ? ` × ${f.trace}` : ''} #${f.index}: ${f.error.split('\n')[0]}`);
     L.push('');
   }
   L.push('Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.', '');
@@ -226,6 +238,15 @@ export function renderMarkdown(input: {
     }
   }
 
+  if (env.traces) {
+    L.push(
+      ...renderTraceSection({
+        metrics, arms: config.arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
+        queueBytes: config.queueBytes, source: config.traceSource,
+      }),
+    );
+  }
+
   if (input.plots.length) {
     L.push('## Plots', '');
     L.push('Each plot is in `plots/` as PNG and SVG.', '');
@@ -264,6 +285,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
     'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
     'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors', 'media_protocols',
+    'trace', 'family', 'trace_mbps', 'quality_switches', 'rebuffer_ratio', 'link_trace_mbps', 'link_released_mbps', 'link_utilization',
+    'link_saturated_s', 'link_saturated_ratio', 'link_release_late_max_us',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -272,6 +295,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
       m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
       m.mediaProtocols ? protocolText(m.mediaProtocols) : undefined,
+      m.trace, m.family, m.traceMbps, m.qualitySwitches, m.rebufferRatio, m.link?.traceMbps, m.link?.releasedMbps, m.link?.utilization,
+      m.link?.saturatedBins, m.link?.saturatedRatioMedian, m.link?.releaseLateMaxUs,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

@@ -9,7 +9,8 @@ import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { CONGESTION_CONTROL_HEADER, RECORDS_PATH } from 'sammy-pacing-protocol';
 import type { Arm, BenchConfig, Neighbour } from './config.js';
 import type { LabCertificate } from './lab-certificate.js';
-import type { PageState, RawRun, TcpNeighbourResult, HttpFetch, HttpVersion, RunProtocol } from './measurements.js';
+import type { PageState, RawRun, RunTrace, TcpNeighbourResult, HttpFetch, HttpVersion, RunProtocol } from './measurements.js';
+import type { LabTrace } from './traces.js';
 import { countBy, protocolText, queueDelayMs, startupDelayMs } from './measurements.js';
 import { inNs, lastLine, sleep, start, waitForLine, type Child } from './processes.js';
 import type { Progress } from './progress.js';
@@ -37,6 +38,15 @@ export interface RunContext {
   progress: Progress;
   /** With --http2: the lab server's certificate (it serves HTTPS, h2 by ALPN; the HTTP neighbour trusts it as its CA). */
   tls?: LabCertificate;
+  /** With traces: the trace this run's downlink follows, from the play request on. */
+  trace?: PreparedTrace;
+}
+
+/** A trace ready for the delay line: its opportunities written once per bench, reused by every arm. */
+export interface PreparedTrace {
+  lab: LabTrace;
+  opportunitiesFile: string;
+  sessionMeanMbps: number;
 }
 
 /**
@@ -179,12 +189,18 @@ async function liveStatus(page: Page): Promise<LiveStatus> {
  * A fresh browser context with the lab page, loaded and settled, then played: the play request is
  * what the startup delay counts from (the page's `__labPlay`).
  */
-async function openSession(browser: Browser, url: string, headers: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
+async function openSession(
+  browser: Browser,
+  url: string,
+  headers: Record<string, string>,
+  beforePlay?: () => Promise<void>,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ serviceWorkers: 'block', extraHTTPHeaders: headers });
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load', timeout: 20_000 });
   await page.waitForFunction(() => typeof (window as unknown as { __labPlay?: unknown }).__labPlay === 'function', null, { timeout: 10_000 });
   await sleep(PAGE_SETTLE_MS);
+  await beforePlay?.();
   await page.evaluate(() => (window as unknown as { __labPlay: () => void }).__labPlay());
   return { context, page };
 }
@@ -210,9 +226,15 @@ function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undef
   }
 }
 
+/** A run's name (its JSON file, temporary files, messages): arm-neighbour[-family_trace]-index. */
+export function runTag(arm: Arm, neighbour: Neighbour, index: number, trace?: Pick<LabTrace, 'id'>): string {
+  return `${arm}-${neighbour}${trace ? `-${trace.id.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''}-${index}`;
+}
+
 /** Runs one arm × neighbour session and returns everything it measured. */
 export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, index: number): Promise<RawRun> {
   const { topology: t, config } = ctx;
+  if (ctx.trace && !t.traceLink) throw new Error('a trace run needs the topology built with the trace-driven link');
   if (config.http2 && !ctx.tls) throw new Error('--http2 needs the lab certificate in the run context');
   // The lab server pins the congestion control of its sockets itself; Varnish only on request (sammy.vcl
   // honours Sammy-Congestion-Control), and the namespace default cannot be cubic outside the initial
@@ -223,7 +245,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   const children: Child[] = [];
   const contexts: BrowserContext[] = [];
   const monitor = new QueueMonitor(t);
-  const tag = `${arm}-${neighbour}-${index}`;
+  const tag = runTag(arm, neighbour, index, ctx.trace?.lab);
   const udpFile = join(ctx.tmpDir, `${tag}.udp.json`);
   const httpFile = join(ctx.tmpDir, `${tag}.http.json`);
   let udpSender: Child | undefined;
@@ -233,6 +255,8 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   let httpFetcher: Child | undefined;
   let neighbourPage: Page | undefined;
   let varnishdPid: number | undefined;
+  let trace: RunTrace | undefined;
+  let traceOn = false;
   try {
     const servers = await startServers(ctx);
     children.push(...servers.children);
@@ -260,7 +284,20 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     }
 
     monitor.start();
-    const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx), ccHeaders);
+    // With a trace, its clock starts at the play request: every arm meets the same capacity at the same
+    // point of its session. Before (page load, the UDP flow's first packets) the downlink is unlimited.
+    const startTrace = async (): Promise<void> => {
+      if (!ctx.trace) return;
+      if (!t.delayLine) throw new Error('a trace needs the delay line');
+      const on = await t.delayLine.setTrace(ctx.trace.opportunitiesFile);
+      traceOn = true;
+      const l = ctx.trace.lab;
+      trace = {
+        id: l.id, name: l.name, family: l.family, file: l.file, format: l.format, meanMbps: l.meanMbps, sessionMeanMbps: ctx.trace.sessionMeanMbps,
+        linkId: on.id, startedAt: on.startedAt, opportunities: on.opportunities, periodMs: on.periodMs,
+      };
+    };
+    const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx), ccHeaders, startTrace);
     contexts.push(main.context);
     const t0 = Date.now();
     const endAt = t0 + sessionMs;
@@ -320,7 +357,8 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
           bitrateKbps: live.state?.bitrateKbps,
           chunks: live.state?.chunks,
           paceKbps: live.state?.paceKbps,
-          queueDelayMs: q ? queueDelayMs(q, t.rateMbps) : undefined,
+          // With a trace the queue is in the delay line (its stats file), not in the tbf.
+          queueDelayMs: q && !ctx.trace ? queueDelayMs(q, t.rateMbps) : undefined,
           stalls: live.state?.stalls,
           neighbour: neighbourStatus(neighbour, iperfClient, neighbourPage),
         });
@@ -344,6 +382,11 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     if (neighbour === 'video' && second && startupDelayMs(second) === undefined) errors.push('second session never started playing');
 
     const queue = monitor.stop();
+    if (traceOn) {
+      await t.delayLine?.traceOff();
+      traceOn = false;
+    }
+    const link = trace ? t.delayLine?.readStats(trace.linkId) : undefined;
     let udp: RawRun['udp'];
     let udpSent: number | undefined;
     if (udpReceiver && udpSender) {
@@ -379,9 +422,11 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     return {
       arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
       udp, udpSent, tcp, http, records, errors, protocol,
+      ...(trace ? { trace, link } : {}),
     };
   } finally {
     monitor.stop();
+    if (traceOn) await t.delayLine?.traceOff().catch(() => undefined);
     for (const c of contexts) await c.close().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop(2000)));
     // Stopping the edge's process group stops varnishd; make sure, by its pid, before the next run binds the port.

@@ -10,7 +10,14 @@
  *
  * With a round-trip delay, the router forwards every packet through a TUN delay line first
  * (delay-line.ts): half the RTT in each direction, before the bottleneck.
+ *
+ * With traces (`link`), the delay line is also the downlink's bottleneck: packets to the client
+ * go through its trace-driven queue (mahimahi's mm-link semantics), and the downlink's tbf sits at
+ * TRACE_TBF_MBPS, far above any trace, so that it never limits (its counters still show what left).
+ * Between traces (page loads, the warm-up) the delay line's link runs at a constant `rateMbps`.
+ * The uplink keeps the tbf at `rateMbps`.
  */
+import { TRACE_TBF_MBPS } from './config.js';
 import { startDelayLine, type DelayLine } from './delay-line.js';
 import { inNs, run, runSync } from './processes.js';
 
@@ -34,6 +41,11 @@ export interface Topology {
   /** Round-trip propagation delay added by the router's delay line, ms (0: none). */
   rttMs: number;
   delayLine?: DelayLine;
+  /** With traces: the downlink follows them in the delay line; its tbf runs at `downTbfMbps`, far above. */
+  traceLink: boolean;
+  /** Rate of the downlink's tbf (= rateMbps without traces). */
+  downTbfMbps: number;
+  downBurstBytes: number;
 }
 
 /** Namespace names carry the owner's pid, so a later run can tell a crashed run's leftovers from a live one. */
@@ -96,7 +108,7 @@ export function destroyTopology(t: Pick<Topology, 'server' | 'router' | 'client'
   for (const ns of [t.client, t.server, t.router]) removeNamespace(ns);
 }
 
-export async function createTopology(opts: { rateMbps: number; queueBytes: number; rttMs: number }): Promise<Topology> {
+export async function createTopology(opts: { rateMbps: number; queueBytes: number; rttMs: number; traceStatsFile?: string }): Promise<Topology> {
   const names = namesFor(process.pid);
   const id = process.pid.toString(36);
   // veth names are created in the root namespace first: unique per bench process, ≤ 15 chars.
@@ -108,6 +120,11 @@ export async function createTopology(opts: { rateMbps: number; queueBytes: numbe
     queueBytes: opts.queueBytes,
     burstBytes: 3 * 1514,
     rttMs: opts.rttMs,
+    traceLink: opts.traceStatsFile !== undefined,
+    downTbfMbps: opts.traceStatsFile !== undefined ? TRACE_TBF_MBPS : opts.rateMbps,
+    // At 1000 Mbit/s three packets are 36 µs of tokens: the link's releases (a burst when it catches
+    // up after a late wake) must pass the tbf without waiting, so it gets a millisecond's worth.
+    downBurstBytes: opts.traceStatsFile !== undefined ? 125_000 : 3 * 1514,
   };
   try {
     for (const ns of [t.server, t.router, t.client]) await run('ip', ['netns', 'add', ns]);
@@ -126,11 +143,14 @@ export async function createTopology(opts: { rateMbps: number; queueBytes: numbe
     await ip(t.router, 'link', 'set', dev.rs, 'up');
     await ip(t.router, 'link', 'set', dev.rc, 'up');
     await run(...inNs(t.router, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']));
-    if (opts.rttMs > 0) t.delayLine = await startDelayLine(t.router, [dev.rs, dev.rc], dev.tun, opts.rttMs);
-    for (const d of [dev.rc, dev.rs]) {
+    if (opts.rttMs > 0 || opts.traceStatsFile !== undefined) {
+      const link = opts.traceStatsFile !== undefined ? { downDst: `${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, queueBytes: opts.queueBytes, statsFile: opts.traceStatsFile, idleMbps: opts.rateMbps } : undefined;
+      t.delayLine = await startDelayLine(t.router, [dev.rs, dev.rc], dev.tun, opts.rttMs, link);
+    }
+    for (const [d, rate, burst] of [[dev.rc, t.downTbfMbps, t.downBurstBytes], [dev.rs, opts.rateMbps, t.burstBytes]] as const) {
       await run('tc', [
         '-n', t.router, 'qdisc', 'add', 'dev', d, 'root', 'tbf',
-        'rate', `${opts.rateMbps}mbit`, 'burst', String(t.burstBytes), 'limit', String(opts.queueBytes),
+        'rate', `${rate}mbit`, 'burst', String(burst), 'limit', String(opts.queueBytes),
       ]);
     }
     return t;

@@ -1,0 +1,190 @@
+/**
+ * The report's trace section (--trace, --traces): per trace and per family, each arm's quality of
+ * experience and traffic, each arm against unpaced next to the issue's targets, and how closely the
+ * delay line's link followed each trace.
+ */
+import { ARM_LABELS, type Arm } from './config.js';
+import type { RunMetrics } from './measurements.js';
+import { mean, percentChange } from './stats.js';
+
+export interface TraceGroupRow {
+  /** `trace` (family/name) or `family`. */
+  level: 'trace' | 'family';
+  group: string;
+  family: string;
+  arm: Arm;
+  runs: number;
+  /** How many traces the rows's runs come from. */
+  traces: number;
+  /** Mean capacity the traces offered over the session, Mbit/s. */
+  traceMbps?: number;
+  meanBitrateKbps?: number;
+  rebufferCount?: number;
+  rebufferRatio?: number;
+  qualitySwitches?: number;
+  startupDelayMs?: number;
+  chunkThroughputMbps?: number;
+  queueDelayP50Ms?: number;
+  queueDelayP95Ms?: number;
+  /** UDP neighbour's one-way delay p50, when it ran. */
+  udpP50Ms?: number;
+  medianPaceKbps?: number;
+  /** Link: released / trace capacity in saturated seconds (median over runs), and over the whole session. */
+  linkSaturatedRatio?: number;
+  linkUtilization?: number;
+}
+
+const avg = (xs: Array<number | undefined>): number | undefined => mean(xs.filter((x): x is number => x !== undefined && Number.isFinite(x)));
+
+function row(level: TraceGroupRow['level'], group: string, arm: Arm, rs: RunMetrics[]): TraceGroupRow {
+  return {
+    level,
+    group,
+    family: rs[0]?.family ?? '',
+    arm,
+    runs: rs.length,
+    traces: new Set(rs.map((r) => r.trace)).size,
+    traceMbps: avg(rs.map((r) => r.traceMbps)),
+    meanBitrateKbps: avg(rs.map((r) => r.meanBitrateKbps)),
+    rebufferCount: avg(rs.map((r) => r.rebufferCount)),
+    rebufferRatio: avg(rs.map((r) => r.rebufferRatio)),
+    qualitySwitches: avg(rs.map((r) => r.qualitySwitches)),
+    startupDelayMs: avg(rs.map((r) => r.startupDelayMs)),
+    chunkThroughputMbps: avg(rs.map((r) => r.chunkThroughputMbps)),
+    queueDelayP50Ms: avg(rs.map((r) => r.queueDelayP50Ms)),
+    queueDelayP95Ms: avg(rs.map((r) => r.queueDelayP95Ms)),
+    udpP50Ms: avg(rs.filter((r) => r.neighbour === 'udp').map((r) => r.neighbourMetric?.p50)),
+    medianPaceKbps: avg(rs.map((r) => r.medianPaceKbps)),
+    linkSaturatedRatio: avg(rs.map((r) => r.link?.saturatedRatioMedian)),
+    linkUtilization: avg(rs.map((r) => r.link?.utilization)),
+  };
+}
+
+/** Rows per trace and per family (means over the runs in each), for every arm that ran there. */
+export function traceSummaries(metrics: RunMetrics[], arms: Arm[]): TraceGroupRow[] {
+  const traced = metrics.filter((m) => m.trace !== undefined);
+  const out: TraceGroupRow[] = [];
+  const families = [...new Set(traced.map((m) => m.family as string))].sort();
+  for (const family of families) {
+    const inFamily = traced.filter((m) => m.family === family);
+    for (const arm of arms) {
+      const rs = inFamily.filter((m) => m.arm === arm);
+      if (rs.length) out.push(row('family', family, arm, rs));
+    }
+    for (const trace of [...new Set(inFamily.map((m) => m.trace as string))].sort()) {
+      for (const arm of arms) {
+        const rs = inFamily.filter((m) => m.trace === trace && m.arm === arm);
+        if (rs.length) out.push(row('trace', trace, arm, rs));
+      }
+    }
+  }
+  return out;
+}
+
+const f = (x: number | undefined, d: number): string => (x === undefined ? '—' : x.toFixed(d));
+const pct = (x: number | undefined): string => (x === undefined ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`);
+
+const HEAD = [
+  'arm', 'runs', 'trace mean (Mbit/s)', 'mean bitrate (kbps)', 'rebuffers (n/run)', 'rebuffer ratio', 'quality switches (n/run)', 'startup (ms)',
+  'chunk thr. (Mbps)', 'queue delay p50 / p95 (ms)', 'UDP one-way p50 (ms)', 'pace (Mbps)',
+];
+
+function tableRow(r: TraceGroupRow): string {
+  return `| ${[
+    ARM_LABELS[r.arm], `${r.runs}${r.level === 'family' ? ` (${r.traces} traces)` : ''}`, f(r.traceMbps, 2), f(r.meanBitrateKbps, 0), f(r.rebufferCount, 1),
+    r.rebufferRatio === undefined ? '—' : `${(r.rebufferRatio * 100).toFixed(2)}%`, f(r.qualitySwitches, 1), f(r.startupDelayMs, 0),
+    f(r.chunkThroughputMbps, 2), `${f(r.queueDelayP50Ms, 1)} / ${f(r.queueDelayP95Ms, 1)}`, f(r.udpP50Ms, 2), f(r.medianPaceKbps !== undefined ? r.medianPaceKbps / 1000 : undefined, 1),
+  ].join(' | ')} |`;
+}
+
+/** The issue's targets for one arm against unpaced on one family. */
+function verdicts(u: TraceGroupRow, a: TraceGroupRow, topVideoKbps: number): string[] {
+  const out: string[] = [];
+  const rr = (a.rebufferRatio ?? 0) - (u.rebufferRatio ?? 0);
+  out.push(rr <= 1e-9 ? 'rebuffer ratio: met' : `rebuffer ratio: missed by ${(rr * 100).toFixed(2)} pp`);
+  const br = u.meanBitrateKbps && a.meanBitrateKbps ? a.meanBitrateKbps / u.meanBitrateKbps : undefined;
+  out.push(br === undefined ? 'bitrate: n/a' : br >= 0.98 ? `bitrate ${(br * 100).toFixed(1)}%: met` : `bitrate ${(br * 100).toFixed(1)}% of unpaced: missed by ${((0.98 - br) * 100).toFixed(1)} pp`);
+  const sw = (a.qualitySwitches ?? 0) - (u.qualitySwitches ?? 0);
+  out.push(sw <= 1e-9 ? 'switches: met' : `switches: missed, ${sw.toFixed(1)} more per run`);
+  const rich = (u.traceMbps ?? 0) * 1000 > 3 * topVideoKbps;
+  const ct = percentChange(u.chunkThroughputMbps, a.chunkThroughputMbps);
+  if (rich) out.push(ct === undefined ? 'chunk thr.: n/a' : ct <= -50 ? `chunk thr. ${pct(ct)}: met` : `chunk thr. ${pct(ct)}: missed by ${(ct + 50).toFixed(1)} pp`);
+  else out.push(`chunk thr. ${pct(ct)} (no target: trace mean ≤ 3 × top bitrate)`);
+  return out;
+}
+
+export function renderTraceSection(input: {
+  metrics: RunMetrics[];
+  arms: Arm[];
+  topVideoKbps: number;
+  traces: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number }>;
+  durationSeconds: number;
+  queueBytes: number;
+  source?: string;
+}): string[] {
+  const { metrics, arms } = input;
+  const rows = traceSummaries(metrics, arms);
+  const L: string[] = [];
+  L.push('## Trace-driven bottleneck', '');
+  L.push(
+    `The downlink (server → client) followed each trace from the play request on, in the router's delay line as mahimahi's mm-link does: ` +
+      `1500-byte delivery opportunities at the trace's milliseconds (\`[seconds Mbps]\` traces turned into opportunities, one each time the rate has carried 1500 more bytes), ` +
+      `looped when shorter than the session, a drop-tail queue of ${input.queueBytes} B; the downlink's tbf sat far above (1000 Mbit/s) and only counted what left. ` +
+      `Traces from \`${input.source ?? '?'}\`; sessions of ${input.durationSeconds} s. Queue delay here is the link's: the time its backlog takes to leave at the trace's coming opportunities, sampled every 100 ms.`,
+    '',
+  );
+  L.push('| trace | family | format | one pass (s) | mean, whole trace (Mbit/s) | mean over the session (Mbit/s) | × top video | 1-s peak (Mbit/s) |', '|---|---|---|---|---|---|---|---|');
+  for (const t of input.traces) {
+    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} |`);
+  }
+  L.push('');
+
+  L.push('### Per family', '', 'Means over the runs of every trace in the family (rebuffers and switches per run).', '');
+  const families = [...new Set(rows.filter((r) => r.level === 'family').map((r) => r.group))];
+  for (const family of families) {
+    L.push(`#### ${family}`, '', `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
+    const fr = rows.filter((r) => r.level === 'family' && r.group === family);
+    for (const r of fr) L.push(tableRow(r));
+    L.push('');
+    const u = fr.find((r) => r.arm === 'unpaced');
+    if (u) {
+      for (const a of fr.filter((r) => r.arm !== 'unpaced')) L.push(`- ${ARM_LABELS[a.arm]} against unpaced: ${verdicts(u, a, input.topVideoKbps).join('; ')}`);
+      L.push('');
+    }
+  }
+
+  L.push('### Per trace', '');
+  for (const trace of [...new Set(rows.filter((r) => r.level === 'trace').map((r) => r.group))]) {
+    L.push(`#### ${trace}`, '', `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
+    for (const r of rows.filter((x) => x.level === 'trace' && x.group === trace)) L.push(tableRow(r));
+    L.push('');
+  }
+
+  L.push('### How closely the link followed the trace', '');
+  L.push(
+    'From the delay line\'s own counters (a stats line every 100 ms): the capacity the trace offered (1500 B per opportunity, used or not) ' +
+      'and the bytes of the packets that left. In a *saturated* second (a backlog at every 100-ms sample) a faithful link releases what the trace offers, ' +
+      'so released / capacity should be 1. Release lateness: how long after its opportunity a packet was written out (the writer thread woke late). ' +
+      'tbf sent: what the downlink tbf behind the link counted (IP + 14 B Ethernet header per packet); its backlog should stay near 0.',
+    '',
+  );
+  L.push(
+    '| run | trace mean (Mbit/s) | released (Mbit/s) | utilization | saturated seconds | released / capacity in them: median [min–max] | link drops | release lateness p99 / max (µs) | tbf sent (Mbit/s) | tbf backlog max (B) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const m of metrics.filter((x) => x.link)) {
+    const l = m.link!;
+    L.push(
+      `| ${m.trace} · ${m.arm} · ${m.neighbour} #${m.index} | ${l.traceMbps.toFixed(2)} | ${l.releasedMbps.toFixed(2)} | ${(l.utilization * 100).toFixed(1)}% | ${l.saturatedBins} | ` +
+        `${l.saturatedRatioMedian === undefined ? '—' : `${l.saturatedRatioMedian.toFixed(3)} [${f(l.saturatedRatioMin, 3)}–${f(l.saturatedRatioMax, 3)}]`} | ${l.drops} | ` +
+        `${f(l.releaseLateP99Us, 0)} / ${l.releaseLateMaxUs} | ${f(l.tbfSentMbps, 2)} | ${l.tbfBacklogMaxBytes ?? '—'} |`,
+    );
+  }
+  const all = metrics.filter((x) => x.link?.saturatedRatioMedian !== undefined);
+  if (all.length) {
+    const med = all.map((m) => m.link!.saturatedRatioMedian!).sort((a, b) => a - b);
+    L.push('', `Across ${all.length} runs, the median released / capacity in saturated seconds ranged ${med[0]!.toFixed(3)}–${med.at(-1)!.toFixed(3)}.`);
+  }
+  L.push('');
+  return L;
+}
