@@ -62,17 +62,27 @@ const PAGE = `<!doctype html>
 </body></html>
 `;
 
+/** The scripts, read once per worker (a rebuild elsewhere cannot swap them between tests). */
+let scripts: Map<string, Buffer> | undefined;
+function readScripts(): Map<string, Buffer> {
+  scripts ??= new Map(
+    Object.entries(SCRIPTS).map(([path, file]) => {
+      if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build -w sammy-pacing-hlsjs\` (and \`npm install\` for hls.js)`);
+      return [path, readFileSync(file)];
+    }),
+  );
+  return scripts;
+}
+
 /** Opens the page with the watchers installed; fails clearly when the scripts are not built. */
 export async function openHlsPage(page: Page, options: HlsPageOptions = {}): Promise<WatchedPage> {
-  for (const file of Object.values(SCRIPTS)) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build -w sammy-pacing-hlsjs\` (and \`npm install\` for hls.js)`);
-  }
+  const bodies = readScripts();
   const origin = originUrl();
   await page.route(`${origin}/__e2e/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === HLS_PAGE_PATH) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE });
-    const file = SCRIPTS[path as keyof typeof SCRIPTS];
-    if (file) return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: readFileSync(file) });
+    const body = bodies.get(path);
+    if (body) return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body });
     return route.fulfill({ status: 404, body: 'not found' });
   });
   const watched = await watchPage(page, { demoHook: true });
