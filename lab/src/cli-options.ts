@@ -12,6 +12,7 @@ import {
   TRACE_ARMS,
   TRACE_MAX_PEAK_MBPS,
   TRACE_TBF_MBPS,
+  UDP_SHARE_OF_TRACE,
   isArm,
   isNeighbour,
   NEIGHBOURS,
@@ -61,6 +62,8 @@ usage: npm run bench:lab -- [flags]
   --traces DIR       every trace file in DIR, each run on every arm × neighbour × run; a file's family is its
                      sub-folder (DIR/<family>/…), or for files directly in DIR its name up to the first _ - or .
                      (README*, LICENSE*, *.md and hidden files are skipped). E.g. --traces ../shared/traces
+  --udp-mbps R       the UDP neighbour's rate (default ${PAPER_NEIGHBOURS.udpRateMbps}, the paper's; with --trace/--traces 1/8 of each
+                     trace's mean over the session, as the paper's 5 of 40 Mbit/s: 5 Mbit/s would fill a slow trace alone)
   --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
   --buffer-seconds S   dash.js buffer target for every arm (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
                        buffer, as the paper's control had; dash.js's own is 30 s at top quality)
@@ -118,6 +121,7 @@ export function parseCliArgs(args: string[]): CliParse {
       plain: { type: 'boolean' },
       trace: { type: 'string' },
       traces: { type: 'string' },
+      'udp-mbps': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -161,7 +165,9 @@ export function parseCliArgs(args: string[]): CliParse {
     ...PAPER_NEIGHBOURS,
     resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
     plainProgress: values.plain ?? false,
+    udpRateMbps: positive(values['udp-mbps'], PAPER_NEIGHBOURS.udpRateMbps, 'udp-mbps'),
     ...(traces ? { traces, traceSource: resolve(values.trace ?? values.traces ?? '') } : {}),
+    ...(traces && values['udp-mbps'] === undefined ? { udpShareOfTrace: UDP_SHARE_OF_TRACE } : {}),
   };
   const problem = configProblem(config);
   if (problem) throw new Error(problem);

@@ -29,6 +29,8 @@ export const TRACE_ARMS: readonly Arm[] = ['unpaced', 'sammy', 'pace-only', 'das
  * far above any trace's peak, so that only the delay line's trace-driven link limits the rate.
  */
 export const TRACE_TBF_MBPS = 1000;
+/** With traces, the UDP neighbour's share of each trace's mean rate: the paper's 5 Mbit/s of 40. */
+export const UDP_SHARE_OF_TRACE = 5 / 40;
 /** A trace whose 1-s peak is above this is refused: the delay line is not meant for such rates. */
 export const TRACE_MAX_PEAK_MBPS = 500;
 
@@ -37,7 +39,7 @@ export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'none'] as const;
 export type Neighbour = (typeof NEIGHBOURS)[number];
 
 export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
-  udp: '5 Mbps paced UDP, one-way delay',
+  udp: 'paced UDP (5 Mbps; with traces 1/8 of the trace mean), one-way delay',
   tcp: 'bulk TCP (iperf3) from 10 s after playback, throughput',
   http: 'repeated 3 MB HTTP fetches, response time',
   video: 'second unpaced dash.js session, startup delay',
@@ -125,6 +127,12 @@ export interface BenchConfig {
   /** Pause between neighbour HTTP fetches, ms. */
   httpGapMs: number;
   udpRateMbps: number;
+  /**
+   * With traces: the UDP neighbour's rate as a share of each trace's mean over the session (the
+   * paper's 5 of 40 Mbit/s = 1/8), instead of `udpRateMbps`: a fixed 5 Mbit/s flow would fill a
+   * 2.6 Mbit/s trace by itself and starve the video. Undefined: `udpRateMbps` (also with `--udp-mbps`).
+   */
+  udpShareOfTrace?: number;
   udpPayloadBytes: number;
   resultsDir: string;
   /** Print a line per second instead of redrawing one line (no TTY, CI, tests). */

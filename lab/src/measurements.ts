@@ -95,6 +95,8 @@ export interface RawRun {
   /** [receive time ms since epoch, seq, one-way delay ms] */
   udp?: Array<[number, number, number]>;
   udpSent?: number;
+  /** The UDP neighbour's rate in this run, Mbit/s (absent in older results: 5). */
+  udpRateMbps?: number;
   tcp?: TcpNeighbourResult;
   http?: HttpFetch[];
   /** The origin's delivery records. Behind an edge they describe the edge's unpaced backend fetches, not the client's connection. */
@@ -348,7 +350,7 @@ function neighbourMetric(run: RawRun): NeighbourMetric | undefined {
         p95: quantile(s, 0.95),
         mean: mean(s),
         samples: s.length,
-        extra: { lossPercent: run.udpSent ? (100 * (run.udpSent - received)) / run.udpSent : undefined },
+        extra: { lossPercent: run.udpSent ? (100 * (run.udpSent - received)) / run.udpSent : undefined, rateMbps: run.udpRateMbps },
       };
     }
     case 'tcp':

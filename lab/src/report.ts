@@ -242,7 +242,7 @@ export function renderMarkdown(input: {
     L.push(
       ...renderTraceSection({
         metrics, arms: config.arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
-        queueBytes: config.queueBytes, source: config.traceSource,
+        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps,
       }),
     );
   }

@@ -226,6 +226,11 @@ function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undef
   }
 }
 
+/** The UDP neighbour's rate in a run: with a trace and no --udp-mbps, its share of the trace's session mean. */
+export function udpRate(config: BenchConfig, trace: PreparedTrace | undefined): number {
+  return trace && config.udpShareOfTrace !== undefined ? config.udpShareOfTrace * trace.sessionMeanMbps : config.udpRateMbps;
+}
+
 /** A run's name (its JSON file, temporary files, messages): arm-neighbour[-family_trace]-index. */
 export function runTag(arm: Arm, neighbour: Neighbour, index: number, trace?: Pick<LabTrace, 'id'>): string {
   return `${arm}-${neighbour}${trace ? `-${trace.id.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''}-${index}`;
@@ -257,6 +262,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   let varnishdPid: number | undefined;
   let trace: RunTrace | undefined;
   let traceOn = false;
+  let udpRateMbps: number | undefined;
   try {
     const servers = await startServers(ctx);
     children.push(...servers.children);
@@ -264,6 +270,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     const sessionMs = config.durationSeconds * 1000;
 
     if (neighbour === 'udp') {
+      udpRateMbps = udpRate(config, ctx.trace);
       const [node, ...script] = nodeScript('neighbours/udp-flow');
       udpReceiver = start(...inNs(t.client, node as string, [...script, 'receive', '--bind', CLIENT_IP, '--port', String(UDP_PORT), '--out', udpFile]));
       children.push(udpReceiver);
@@ -271,7 +278,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       // Runs from before the play request to past the end: the flow is there the whole session.
       udpSender = start(...inNs(t.server, node as string, [
         ...script, 'send', '--to', CLIENT_IP, '--port', String(UDP_PORT),
-        '--rate-mbps', String(config.udpRateMbps), '--payload', String(config.udpPayloadBytes),
+        '--rate-mbps', String(udpRateMbps), '--payload', String(config.udpPayloadBytes),
         '--seconds', String(config.durationSeconds + 5),
       ]));
       children.push(udpSender);
@@ -421,7 +428,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     };
     return {
       arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
-      udp, udpSent, tcp, http, records, errors, protocol,
+      udp, udpSent, ...(udpRateMbps !== undefined ? { udpRateMbps } : {}), tcp, http, records, errors, protocol,
       ...(trace ? { trace, link } : {}),
     };
   } finally {

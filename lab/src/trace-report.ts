@@ -121,6 +121,9 @@ export function renderTraceSection(input: {
   durationSeconds: number;
   queueBytes: number;
   source?: string;
+  /** UDP neighbour: a share of each trace's session mean, else a fixed rate. */
+  udpShareOfTrace?: number;
+  udpRateMbps: number;
 }): string[] {
   const { metrics, arms } = input;
   const rows = traceSummaries(metrics, arms);
@@ -133,9 +136,16 @@ export function renderTraceSection(input: {
       `Traces from \`${input.source ?? '?'}\`; sessions of ${input.durationSeconds} s. Queue delay here is the link's: the time its backlog takes to leave at the trace's coming opportunities, sampled every 100 ms.`,
     '',
   );
-  L.push('| trace | family | format | one pass (s) | mean, whole trace (Mbit/s) | mean over the session (Mbit/s) | × top video | 1-s peak (Mbit/s) |', '|---|---|---|---|---|---|---|---|');
+  const udp = (t: { sessionMeanMbps: number }) => (input.udpShareOfTrace !== undefined ? input.udpShareOfTrace * t.sessionMeanMbps : input.udpRateMbps);
+  L.push(
+    input.udpShareOfTrace !== undefined
+      ? `The UDP neighbour (when it runs) sends at ${(input.udpShareOfTrace * 100).toFixed(1)}% of each trace's session mean, as the paper's 5 Mbit/s flow on its 40 Mbit/s link (a fixed 5 Mbit/s would fill the slower traces by itself).`
+      : `The UDP neighbour (when it runs) sends at ${input.udpRateMbps} Mbit/s on every trace.`,
+    '',
+  );
+  L.push('| trace | family | format | one pass (s) | mean, whole trace (Mbit/s) | mean over the session (Mbit/s) | × top video | 1-s peak (Mbit/s) | UDP neighbour (Mbit/s) |', '|---|---|---|---|---|---|---|---|---|');
   for (const t of input.traces) {
-    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} |`);
+    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} | ${udp(t).toFixed(2)} |`);
   }
   L.push('');
 

@@ -13,6 +13,7 @@ import { parseCliArgs } from '../src/cli-options.js';
 import { TRACE_ARMS } from '../src/config.js';
 import type { LinkSample } from '../src/delay-line.js';
 import { linkAchieved, qualitySwitches, type RawRun } from '../src/measurements.js';
+import { udpRate } from '../src/run.js';
 import { LAB_DIR } from '../src/scripts.js';
 import { capacityPerSecond, familyFromName, loadTraceDir, opportunitiesFor, sessionMeanMbps } from '../src/traces.js';
 
@@ -50,6 +51,15 @@ describe('--trace and --traces', () => {
     expect(config.traces).toHaveLength(3);
     // With traces the default arms are the four, pace-only among them.
     expect(config.arms).toEqual([...TRACE_ARMS]);
+    // The UDP neighbour: 1/8 of each trace's mean (5 Mbit/s would fill a slow trace alone), unless --udp-mbps says.
+    const withTraces = parseCliArgs(['--traces', root]);
+    const fixed = parseCliArgs(['--traces', root, '--udp-mbps', '0.4']);
+    const plain = parseCliArgs([]);
+    if (withTraces.help || fixed.help || plain.help) throw new Error('help');
+    const prepared = { lab: withTraces.config.traces![0]!, opportunitiesFile: '', sessionMeanMbps: 2.4 };
+    expect(udpRate(withTraces.config, prepared)).toBeCloseTo(0.3, 9);
+    expect(udpRate(fixed.config, prepared)).toBe(0.4);
+    expect(udpRate(plain.config, undefined)).toBe(5);
   });
 
   it('takes one file, its family the folder holding it', () => {
