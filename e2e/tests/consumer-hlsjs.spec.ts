@@ -79,7 +79,8 @@ test('the built app plays the HLS playlists in Chromium; rtp on the wire = the p
     expect(playingAt).toBeDefined();
     await expect.poll(() => watched.requests.filter((r) => r.isSegment && r.time > playingAt! + 200).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
 
-    expect(watched.requests.some((r) => r.path === '/media/default/master.m3u8'), 'the HLS playlist was loaded').toBe(true);
+    const master = watched.requests.find((r) => r.path === '/media/default/master.m3u8');
+    expect(master?.cmcd.data, 'the HLS playlist was loaded, with hls.js\'s CMCD').toMatchObject({ ot: 'm' });
     const segments = watched.requests.filter((r) => r.isSegment);
     const decisions = lines.filter((l) => DECISION_LINE.test(l)).map((l) => DECISION_LINE.exec(l)!);
     // One printed decision per media segment request, in order (both come from the same loader call).
