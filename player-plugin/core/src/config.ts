@@ -47,8 +47,52 @@ export interface SammyParameters {
 }
 
 /**
- * Defaults: the lowest pace the buffer allows (issue 17), from the theory, chosen with the
- * trace-driven simulation (core/test/trace-simulation.test.ts; figures in core/README.md).
+ * Defaults: the paper's algorithm exactly as published, with its production values (Section 5):
+ * pace at 3.2× the top bitrate with an empty buffer, 2.8× with a full one (the buffer counted
+ * full at the player's own target: fullBufferShare 1), always on the top of the ladder
+ * (paceBase 'top'), Eq. 1 alone picking bitrates (stepUpFactor 0). The lower pace of issue 17
+ * is `PRESETS.bufferAware`, opt-in until the lab sweep confirms it. β and the look-ahead belong
+ * to the throughput rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise
+ * on real links while the pace still sustains the top rung with a wide margin
+ * (2.8·0.7·0.95 ≈ 1.86). Five samples follow a changing link within one or two segments while
+ * one slow sample cannot swing the pick; twenty history samples give a stable first pick yet
+ * follow a device that moves.
+ */
+export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
+  c0: 3.2,
+  c1: 2.8,
+  fullBufferShare: 1,
+  paceBase: 'top',
+  stepUpFactor: 0,
+  beta: 0.7,
+  lookaheadSeconds: 20,
+  overhead: 0.05,
+  throughputWindow: 5,
+  sessionSampleLimit: 20,
+  historyLimit: 20,
+  initialVideoBitrateKbps: 1000,
+});
+
+/**
+ * What a preset sets: the pace schedule (c0, c1, fullBufferShare, paceBase) and the bitrate
+ * rule's hysteresis (stepUpFactor), the parts that make a pace design. Every other tunable keeps
+ * its value — the default, the adapter's own (hls.js's start estimate) or the app's — so a
+ * preset spreads into an adapter's options or `update()` without resetting them:
+ * `attach(player, { ...PRESETS.bufferAware })`, `sammy.update(PRESETS.paper)`.
+ */
+export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'paceBase' | 'stepUpFactor'>>;
+
+/**
+ * Named pace designs.
+ *
+ * `paper`: the paper's algorithm and production values — what the defaults have (tested). The
+ * lab's "paper" arm uses it by name, and pace-only mode keeps it (a player's own ABR has no
+ * look-ahead nor hysteresis for a lower pace to rely on).
+ *
+ * `bufferAware`: the lowest pace the buffer allows (issue 17), from the theory, chosen with the
+ * trace-driven simulation only (core/test/trace-simulation.test.ts; figures in core/README.md).
+ * OPT-IN until the lab sweep of issue 17 (link rates 1.5–12× the top, a UDP neighbour, the
+ * paper's design and unpaced dash.js as arms) confirms it: the defaults stay the paper's.
  *
  * - The floor. Sammy's rule keeps a rung r while its estimate x ≥ r·β⁻¹·(1 + B0/D)⁻¹ (Eq. 1):
  *   1.43× at an empty buffer, 0.57× at 30 s. Below 1× the pace clears Eq. 1 but drains the
@@ -78,34 +122,13 @@ export interface SammyParameters {
  *   stepping up only on an estimate 10% above the rung stops that (2 switches), and a link of
  *   1.16× the top still reaches it. Keeping a rung needs Eq. 1 alone, so a deep buffer still
  *   pays for a rung through a dip (Appendix A).
- * β, the look-ahead and the rest as before: β = 0.7 leaves room for throughput noise on real
- * links; five samples follow a changing link within one or two segments while one slow sample
- * cannot swing the pick; twenty history samples give a stable first pick yet follow a device
- * that moves.
+ * β, the look-ahead and the rest are not the preset's: the floor above is for β = 0.7 and
+ * D = 20 s, and the validation recomputes it for any other.
  */
-export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
-  c0: 4,
-  c1: 1.25,
-  fullBufferShare: 0.8,
-  paceBase: 'next-rung',
-  stepUpFactor: 1.1,
-  beta: 0.7,
-  lookaheadSeconds: 20,
-  overhead: 0.05,
-  throughputWindow: 5,
-  sessionSampleLimit: 20,
-  historyLimit: 20,
-  initialVideoBitrateKbps: 1000,
-});
-
-/**
- * Named parameter sets. `paper`: the production values of the paper (Section 5) and its
- * algorithm as published — pace at 3.2× the top bitrate with an empty buffer, 2.8× with a full
- * one, Eq. 1 alone picking bitrates. Pace-only mode starts from it (a player's own ABR has no
- * look-ahead nor hysteresis for the lower pace to rely on).
- */
-export const PRESETS: { readonly paper: Readonly<SammyParameters> } = {
-  paper: Object.freeze({ ...DEFAULT_PARAMETERS, c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 }),
+// (Pure: an app that uses neither preset bundles neither.)
+export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
+  paper: /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 }),
+  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 }),
 };
 
 /**

@@ -28,11 +28,20 @@ import {
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
-  it('keeps the paper’s production values as a preset (c0 = 3.2 empty, c1 = 2.8 full, on the top, Eq. 1 alone); the defaults pace lower', () => {
-    expect(PRESETS.paper).toMatchObject({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 });
+  it('defaults to the paper’s algorithm and production values (c0 = 3.2 empty, c1 = 2.8 full, on the top, Eq. 1 alone), also named PRESETS.paper', () => {
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
-    expect(resolveParameters({}, PRESETS.paper)).toEqual(PRESETS.paper);
+    expect(resolveParameters(PRESETS.paper)).toEqual(DEFAULT_PARAMETERS);
+  });
+
+  it('offers the lower pace of issue 17 as an opt-in preset, PRESETS.bufferAware: a pace schedule and hysteresis, nothing else', () => {
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 });
+    expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
+    // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
+    expect(resolveParameters(PRESETS.bufferAware)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.bufferAware });
+    expect(resolveParameters({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
+    expect(resolveParameters(PRESETS.paper, resolveParameters({ ...PRESETS.bufferAware, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -62,7 +71,7 @@ describe('pace-rate policy', () => {
   });
 
   it('sends no rtp in the initial phase', () => {
-    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: PRESETS.paper };
+    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }; // the paper's
     expect(decidePace({ ...input, phase: 'initial' })).toBeUndefined();
     // (2.8·2/30 + 3.2·28/30) × 6128 = 19 446 → 19 400.
     expect(decidePace({ ...input, phase: 'playing' })).toBe(19_400);
@@ -104,7 +113,7 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   });
 
   it('keeps the top rung, and steps up to the next rung, when measured throughput equals the pace rate (both presets)', () => {
-    for (const p of [DEFAULT_PARAMETERS, PRESETS.paper]) {
+    for (const p of [PRESETS.paper, PRESETS.bufferAware].map((preset) => resolveParameters(preset))) {
       const { c0, c1, beta, lookaheadSeconds, overhead, stepUpFactor } = p;
       for (let buffer = 0; buffer <= 60; buffer += 0.5) {
         const full = { bufferLevelSeconds: buffer, maxBufferSeconds: 30 * p.fullBufferShare, c0, c1 };
@@ -149,34 +158,39 @@ describe('configuration validation', () => {
     throw new Error('not refused');
   };
 
-  it('accepts the defaults, the paper’s preset and its public prototype (2.8 / 1.6 with β = 0.9)', () => {
+  it('accepts the defaults (the paper’s), PRESETS.bufferAware and the paper’s public prototype (2.8 / 1.6 with β = 0.9)', () => {
     expect(resolveParameters()).toEqual(DEFAULT_PARAMETERS);
-    expect(resolveParameters({}, PRESETS.paper)).toEqual(PRESETS.paper);
-    expect(resolveParameters({ c0: 2.8, c1: 1.6, beta: 0.9 }, PRESETS.paper).c1).toBe(1.6);
+    expect(resolveParameters(PRESETS.bufferAware)).toMatchObject(PRESETS.bufferAware);
+    expect(resolveParameters(PRESETS.bufferAware, DEFAULT_PARAMETERS, undefined, 30)).toMatchObject(PRESETS.bufferAware);
+    expect(resolveParameters({ ...PRESETS.paper, c0: 2.8, c1: 1.6, beta: 0.9 }).c1).toBe(1.6);
   });
 
-  it('holds c1 to Eq. 1 at the full buffer with its look-ahead, not at an empty one: the paper’s preset may go down to the rung itself', () => {
+  it('holds c1 to Eq. 1 at the full buffer with its look-ahead, not at an empty one: the paper’s algorithm (the defaults) may go down to the rung itself', () => {
     // β 0.7, D 20, a 30 s buffer: Eq. 1 needs 1 / (0.7 × (1 + 30/20)) = 0.57 measured — below the
     // rung itself, where the buffer drains: the floor is 1 / 0.95 = 1.06 (was 1.51, the empty-buffer threshold).
-    expect(resolveParameters({ c1: 1.06 }, PRESETS.paper, undefined, 30).c1).toBe(1.06);
-    const e = refusal(() => resolveParameters({ c1: 1 }, PRESETS.paper, undefined, 30));
+    expect(resolveParameters({ ...PRESETS.paper, c1: 1.06 }, DEFAULT_PARAMETERS, undefined, 30).c1).toBe(1.06);
+    const e = refusal(() => resolveParameters({ ...PRESETS.paper, c1: 1 }, DEFAULT_PARAMETERS, undefined, 30));
     expect(e.parameter).toBe('c1');
     expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 30, minimum: 1.06 });
     expect(e.message).toMatch(/c1 = 1 cannot sustain the top rung with beta = 0.7 .* at a full buffer \(30 s\).*an undrained buffer need \(1× the rung after 5% overhead\).*c1 must be at least 1.06/);
     // A smaller full level is stricter, where Eq. 1's look-ahead binds: at 5 s, 1 / (0.7 × 1.25) / 0.95 = 1.21.
-    expect(refusal(() => resolveParameters({ c1: 1.1 }, PRESETS.paper, undefined, 5)).shortfall).toMatchObject({ bufferLevelSeconds: 5, minimum: 1.21 });
+    expect(refusal(() => resolveParameters({ ...PRESETS.paper, c1: 1.1 }, DEFAULT_PARAMETERS, undefined, 5)).shortfall).toMatchObject({ bufferLevelSeconds: 5, minimum: 1.21 });
     // And a line that clears both ends clears every level between (Eq. 1 is convex in the buffer).
-    expect(resolveParameters({ c0: 1.51, c1: 1.21 }, PRESETS.paper, undefined, 5).c0).toBe(1.51);
+    expect(resolveParameters({ ...PRESETS.paper, c0: 1.51, c1: 1.21 }, DEFAULT_PARAMETERS, undefined, 5).c0).toBe(1.51);
   });
 
-  it('holds the defaults to the step-up floor: measured ≥ stepUpFactor × the rung, c1 ≥ 1.1 / 0.95 = 1.16', () => {
-    const e = refusal(() => resolveParameters({ c1: 1.1 }));
+  it('holds PRESETS.bufferAware to the step-up floor: measured ≥ stepUpFactor × the rung, c1 ≥ 1.1 / 0.95 = 1.16', () => {
+    const e = refusal(() => resolveParameters({ ...PRESETS.bufferAware, c1: 1.1 }));
     expect(e.parameter).toBe('c1');
     expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(8 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/);
-    expect(resolveParameters({ c1: 1.16 }).c1).toBe(1.16);
+    expect(resolveParameters({ ...PRESETS.bufferAware, c1: 1.16 }).c1).toBe(1.16);
     // Without the hysteresis' margin, Eq. 1 at the full level (8 s: 0.8 × the 10 s assumed) binds: 1 / (0.7 × 1.4) / 0.95 = 1.08.
-    expect(resolveParameters({ c1: 1.08, stepUpFactor: 0 }).c1).toBe(1.08);
-    expect(() => resolveParameters({ c1: 1.07, stepUpFactor: 0 })).toThrow(/c1 must be at least 1.08/);
+    expect(resolveParameters({ ...PRESETS.bufferAware, c1: 1.08, stepUpFactor: 0 }).c1).toBe(1.08);
+    expect(() => resolveParameters({ ...PRESETS.bufferAware, c1: 1.07, stepUpFactor: 0 })).toThrow(/c1 must be at least 1.08/);
+    // The paper's algorithm (the defaults: no hysteresis, full at the whole 10 s): Eq. 1 needs
+    // 1 / (0.7 × 1.5) = 0.95 measured there, below the rung itself, so the rung binds: 1 / 0.95 = 1.06.
+    expect(resolveParameters({ c1: 1.06 }).c1).toBe(1.06);
+    expect(() => resolveParameters({ c1: 1.05 })).toThrow(/c1 must be at least 1.06/);
   });
 
   it('refuses a line that clears both ends but not a buffer level between them (a schedule the ends do not bound)', () => {
@@ -196,8 +210,8 @@ describe('configuration validation', () => {
     expect(e.parameter).toBe('c0');
     expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 0, minimum: 1.51 });
     expect(e.message).toMatch(/c0 = 1.4 cannot sustain the top rung with beta = 0.7 .* at an empty buffer.*c0 must be at least 1\.51/);
-    expect(() => resolveParameters({ beta: 0.3 })).toThrow(/c1 = 1.25 cannot sustain the top rung with beta = 0.3/);
-    expect(() => resolveParameters({ beta: 0.2 }, PRESETS.paper)).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.2/);
+    expect(() => resolveParameters({ ...PRESETS.bufferAware, beta: 0.3 })).toThrow(/c1 = 1.25 cannot sustain the top rung with beta = 0.3/);
+    expect(() => resolveParameters({ beta: 0.2 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.2/);
   });
 
   it('accepts exactly the lines that clear Eq. 1 and the step-up floor at every buffer level (1 000 levels, 2 000 random sets)', () => {

@@ -18,11 +18,11 @@ function request(overrides: Partial<SegmentRequest> = {}, buffer = 12): SegmentR
 describe('SammySession', () => {
   it('keeps every tunable with its default in one place', () => {
     expect(DEFAULT_PARAMETERS).toEqual({
-      c0: 4,
-      c1: 1.25,
-      fullBufferShare: 0.8,
-      paceBase: 'next-rung',
-      stepUpFactor: 1.1,
+      c0: 3.2,
+      c1: 2.8,
+      fullBufferShare: 1,
+      paceBase: 'top',
+      stepUpFactor: 0,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -35,8 +35,8 @@ describe('SammySession', () => {
     expect(() => createSession({ parameters: { initialVideoBitrateKbps: -1 } })).toThrow(/initialVideoBitrateKbps/);
   });
 
-  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (the paper’s preset)', () => {
-    const s = createSession({ history: memoryStore(), parameters: PRESETS.paper });
+  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (the defaults: the paper’s)', () => {
+    const s = createSession({ history: memoryStore() });
     expect(s.decide(request())).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
     s.playback({ type: 'playing' });
     const d = s.decide(request());
@@ -72,7 +72,7 @@ describe('SammySession', () => {
 
   it('learns per media type, and keeps only unpaced initial-phase video in the history', () => {
     const store = memoryStore();
-    const s = createSession({ history: store, parameters: PRESETS.paper });
+    const s = createSession({ history: store });
     const samples: number[] = [];
     s.on('sample', (x) => samples.push(x.throughputKbps));
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 }); // 20 Mbps, initial
@@ -124,11 +124,11 @@ describe('SammySession', () => {
     s.update({ c0: 4 });
     expect(s.decide(request({}, 0)).paceRateKbps).toBe(24_500);
     expect(() => s.update({ c1: 1 })).toThrow(SammyConfigError);
-    expect(s.parameters.c1).toBe(1.25);
+    expect(s.parameters).toMatchObject({ c0: 4, c1: 2.8 });
   });
 
-  it('defaults: paces the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from 80% of the full level', () => {
-    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30 });
+  it('PRESETS.bufferAware: paces the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from 80% of the full level', () => {
+    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30, parameters: PRESETS.bufferAware });
     s.playback({ type: 'playing' });
     // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.8 × 30) = 0.5 → 2.625 × 6128 = 16 086.
     expect(s.decide(request())).toMatchObject({ paceRateKbps: 16_100, paceBaseKbps: 6128, maxBufferSeconds: 30 });
@@ -148,11 +148,18 @@ describe('SammySession', () => {
     expect(s.decide(request({ bitrateKbps: 3000, tracks }, 28)).paceBaseKbps).toBe(6128);
   });
 
-  it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s preset', () => {
-    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+  it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s (the defaults)', () => {
+    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.bufferAware });
     s.playback({ type: 'playing' });
     // A request that counts 10 s as full is held to the 30 s validated: 10 / 24 of the way to c1.
     expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 24) * 1.25 + (14 / 24) * 4) * 6128 / 100) * 100 });
+    // The defaults likewise, on the paper's line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
+    const paper = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    paper.playback({ type: 'playing' });
+    expect(paper.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
+    // A request's own level at or above the one validated is the pace's: as an adapter that passes its player's target to both.
+    expect(paper.decide(request({ maxBufferSeconds: 30 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
+    expect(paper.decide(request({ maxBufferSeconds: 60 }, 30))).toMatchObject({ maxBufferSeconds: 60, paceRateKbps: 18_400 }); // 3.0 × 6128
     // Validated at a small full level, a c1 that relies on a deep buffer is refused: with stepUpFactor 0
     // and the 3.2 s full buffer of the public prototype, Eq. 1 needs 1 / (0.7 × 1.16) / 0.95 = 1.30.
     expect(() => createSession({ parameters: { stepUpFactor: 0, c1: 1.2, fullBufferShare: 1 }, maxBufferSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
@@ -164,7 +171,8 @@ describe('SammySession', () => {
       safetyFactor: 0.9,
       check: paceShortfalls,
     };
-    expect(createSession({ playerAbr }).parameters).toEqual(PRESETS.paper);
+    expect(createSession({ playerAbr }).parameters).toEqual(DEFAULT_PARAMETERS);
+    expect(createSession({ playerAbr }).parameters).toMatchObject(PRESETS.paper);
     expect(createSession({ playerAbr, parameters: { c1: 1.3 } }).parameters).toMatchObject({ c0: 3.2, c1: 1.3, paceBase: 'top' });
   });
 });

@@ -6,45 +6,55 @@ import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSess
 const TOP = 6000;
 const steady = (r: ReturnType<typeof simulateSession>) => r.segments.filter((s) => s.index >= 15);
 
-describe('closed-loop session with Sammy’s defaults', () => {
-  for (const multiple of [2, 4, 20]) {
-    it(`reaches and holds the top rung with no stall on a link of ${multiple}× the top bitrate`, () => {
-      const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
-      expect(result.stalls).toBe(0);
-      const firstTop = result.segments.findIndex((s) => s.bitrateKbps === TOP);
-      expect(firstTop).toBeGreaterThanOrEqual(0);
-      expect(firstTop).toBeLessThanOrEqual(3);
-      expect(result.segments.slice(firstTop).every((s) => s.bitrateKbps === TOP)).toBe(true);
-      // Nothing is paced before playback starts.
-      expect(result.segments.filter((s) => s.phase === 'initial').every((s) => s.paceKbps === undefined)).toBe(true);
-    });
+/** The defaults (the paper's algorithm) and the opt-in lower pace of issue 17. */
+const SETS = [
+  ['defaults (the paper’s)', DEFAULT_PARAMETERS],
+  ['PRESETS.bufferAware', PRESETS.bufferAware],
+] as const;
+
+describe('closed-loop session with Sammy’s defaults (the paper’s) and PRESETS.bufferAware', () => {
+  for (const [name, parameters] of SETS) {
+    for (const multiple of [2, 4, 20]) {
+      it(`${name}: reaches and holds the top rung with no stall on a link of ${multiple}× the top bitrate`, () => {
+        const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
+        expect(result.stalls).toBe(0);
+        const firstTop = result.segments.findIndex((s) => s.bitrateKbps === TOP);
+        expect(firstTop).toBeGreaterThanOrEqual(0);
+        expect(firstTop).toBeLessThanOrEqual(3);
+        expect(result.segments.slice(firstTop).every((s) => s.bitrateKbps === TOP)).toBe(true);
+        // Nothing is paced before playback starts.
+        expect(result.segments.filter((s) => s.phase === 'initial').every((s) => s.paceKbps === undefined)).toBe(true);
+      });
+    }
   }
 
-  for (const multiple of [4, 20]) {
-    it(`keeps chunk throughput near c1 × top, well below a ${multiple}× link, once the buffer is full`, () => {
-      const link = multiple * TOP;
-      const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: link });
-      const full = steady(result).filter((s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.maxBufferSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01);
-      expect(full.length).toBeGreaterThan(30);
-      const chunk = median(full.map((s) => s.throughputKbps));
-      const expected = DEFAULT_PARAMETERS.c1 * (TOP + DEFAULT_SIMULATION.audioKbps) * (1 - DEFAULT_SIMULATION.wireOverhead);
-      expect(chunk / expected).toBeGreaterThan(0.9);
-      expect(chunk / expected).toBeLessThan(1.05);
-      expect(chunk / link).toBeLessThan(multiple === 4 ? 0.75 : 0.2);
-    });
+  for (const [name, parameters] of SETS) {
+    for (const multiple of [4, 20]) {
+      it(`${name}: keeps chunk throughput near c1 × top, well below a ${multiple}× link, once the buffer is full`, () => {
+        const link = multiple * TOP;
+        const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: link });
+        const full = steady(result).filter((s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.maxBufferSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01);
+        expect(full.length).toBeGreaterThan(30);
+        const chunk = median(full.map((s) => s.throughputKbps));
+        const expected = parameters.c1 * (TOP + DEFAULT_SIMULATION.audioKbps) * (1 - DEFAULT_SIMULATION.wireOverhead);
+        expect(chunk / expected).toBeGreaterThan(0.9);
+        expect(chunk / expected).toBeLessThan(1.05);
+        expect(chunk / link).toBeLessThan(multiple === 4 ? 0.75 : 0.2);
+      });
+    }
   }
 
-  it('does not pace a link that is below the pace: throughput follows the link (1.2× with the defaults, 2× with the paper’s 2.8)', () => {
-    for (const [parameters, multiple] of [[DEFAULT_PARAMETERS, 1.2], [PRESETS.paper, 2]] as const) {
+  it('does not pace a link that is below the pace: throughput follows the link (2× with the defaults’ 2.8, 1.2× with bufferAware’s 1.25)', () => {
+    for (const [parameters, multiple] of [[DEFAULT_PARAMETERS, 2], [PRESETS.bufferAware, 1.2]] as const) {
       const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
       const chunk = median(steady(result).map((s) => s.throughputKbps));
       expect(chunk).toBeGreaterThan(0.9 * multiple * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
     }
   });
 
-  it('paces below a 1.5× link once the buffer is deep: the bottleneck idles between packets', () => {
+  it('bufferAware paces below a 1.5× link once the buffer is deep: the bottleneck idles between packets', () => {
     const link = 1.5 * TOP;
-    const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: link });
+    const result = simulateSession(sammyRule(PRESETS.bufferAware), { ...DEFAULT_SIMULATION, linkKbps: link });
     const paced = steady(result).filter((s) => s.paceKbps !== undefined && s.paceKbps < link);
     expect(paced.length / steady(result).length).toBeGreaterThan(0.9);
     expect(result.segments.slice(3).every((s) => s.bitrateKbps === TOP)).toBe(true);

@@ -14,7 +14,7 @@ import { PLAYBACK_EVENTS } from './playback-events.js';
 import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
-import { bufferLevelSeconds } from './stream.js';
+import { bufferLevelSeconds, playerMaxBufferSeconds } from './stream.js';
 
 /**
  * 'sammy': Sammy's bitrate rule replaces dash.js's ABR rules, and paces. 'pace-only': dash.js's
@@ -43,7 +43,11 @@ export interface SammyOptions extends Partial<SammyParameters> {
   enabled?: boolean;
   /** Where CMCD travels. Default 'query'. */
   cmcdMode?: CmcdMode;
-  /** Buffer level counted as full, seconds. Default: dash.js's buffer target at top quality. */
+  /**
+   * Buffer level counted as full, seconds; the parameters are validated at it. Default: dash.js's
+   * buffer target at top quality (`streaming.buffer.bufferTimeAtTopQuality`, or …LongForm for
+   * long content; the smaller of the two for the validation).
+   */
   maxBufferSeconds?: number;
   /** Where initial-phase throughput persists. Default: localStorage, or memory. */
   initialHistory?: InitialThroughputStore;
@@ -80,7 +84,14 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   const mode: SammyMode = paceOnly ? 'pace-only' : 'sammy';
   // Pace-only: dash.js's rules as its settings stand now, so a pace that would starve them is refused here.
   const playerAbr = () => paceOnlyMode?.playerAbr(player.getSettings(), maxBufferSeconds);
-  const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr() });
+  // The level counted full, for the validation as for the pace: the option, else dash.js's target
+  // at top quality — the level it fills to while fetching the top rung, which the pace is for;
+  // of its two (long-form content or not: not known yet) the smaller, so never above what a
+  // request later counts full (the interceptors: the option or playerMaxBufferSeconds), and the
+  // session, which never paces a buffer as full below this level, paces as each request says.
+  // Not bufferTimeDefault, dash.js's target below top quality: no request counts it full.
+  const full = maxBufferSeconds ?? Math.min(playerMaxBufferSeconds(player, false), playerMaxBufferSeconds(player, true));
+  const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr(), maxBufferSeconds: full });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? 'query');
   const original = snapshotSettings(player);
   // dash.js's first pick: Sammy's; in pace-only mode only once the history has something to say.

@@ -11,6 +11,7 @@ export {
   defaultStore,
   memoryStore,
   DEFAULT_PARAMETERS,
+  PRESETS,
   SammyConfigError,
   minimumMultiplier,
   type InitialThroughputStore,

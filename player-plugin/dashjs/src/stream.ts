@@ -33,9 +33,12 @@ export function trackStates(player: PlayerLike, requesting: MediaKind): Partial<
   return tracks;
 }
 
-/** The buffer level dash.js itself aims for at top quality (its long-form value for long content). */
-export function playerMaxBufferSeconds(player: PlayerLike): number {
+/**
+ * The buffer level dash.js itself aims for at top quality (its long-form value for long content;
+ * `longForm` given: that one, whatever the content).
+ */
+export function playerMaxBufferSeconds(player: PlayerLike, longForm?: boolean): number {
   const buffer = player.getSettings().streaming?.buffer ?? {};
-  const longForm = finiteOr(player.duration(), 0) > (buffer.longFormContentDurationThreshold ?? 600);
+  longForm ??= finiteOr(player.duration(), 0) > (buffer.longFormContentDurationThreshold ?? 600);
   return (longForm ? buffer.bufferTimeAtTopQualityLongForm : buffer.bufferTimeAtTopQuality) ?? 30;
 }

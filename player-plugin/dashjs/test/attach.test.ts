@@ -5,7 +5,7 @@
  */
 import { fromCmcdHeaders } from '@svta/cml-cmcd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { memoryStore, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
+import { memoryStore, PRESETS, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
 import type { CommonMediaRequestLike, CommonMediaResponseLike } from '../src/player.js';
 import { mediaRequest, rtpOf, setup } from './support/player.js';
 
@@ -202,5 +202,49 @@ describe('attach(player)', () => {
 
   it('rejects a bad configuration at attach time', () => {
     expect(() => setup({ c1: 0.5 })).toThrow(/c1 must be at least/);
+  });
+});
+
+describe('attach(player): the buffer level counted full, and the opt-in preset', () => {
+  const refusal = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(SammyConfigError);
+      return (e as SammyConfigError).message;
+    }
+    throw new Error('not refused');
+  };
+
+  it('validates at dash.js’s buffer target at top quality, the smaller of its two; the option wins', () => {
+    // β 0.4: Eq. 1 at a full buffer of B s needs 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead:
+    // 1.06 at dash.js's 30 s (the rung itself binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
+    expect(setup({ beta: 0.4, c1: 1.3 }).sammy.parameters.c1).toBe(1.3);
+    const longForm = { streaming: { buffer: { bufferTimeAtTopQualityLongForm: 20 } } };
+    expect(refusal(() => setup({ beta: 0.4, c1: 1.3 }, longForm))).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
+    expect(setup({ beta: 0.4, c1: 1.3, maxBufferSeconds: 30 }, longForm).sammy.parameters.c1).toBe(1.3);
+  });
+
+  it('paces each request at the level dash.js counts full then: its own target, below the core’s 10 s assumption too', async () => {
+    const ctx = setup({}, { streaming: { buffer: { bufferTimeAtTopQuality: 8 } } });
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    ctx.setBuffer(6);
+    // B = 6/8 → 2.8·0.75 + 3.2·0.25 = 2.9; × 6128 = 17 771 → 17 800.
+    expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(17_800);
+    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 8, paceBufferLevelSeconds: 6 });
+  });
+
+  it('takes PRESETS.bufferAware spread into the options (opt-in: the defaults are the paper’s)', async () => {
+    expect(setup().sammy.parameters).toMatchObject(PRESETS.paper);
+    const ctx = setup({ ...PRESETS.bufferAware });
+    expect(ctx.sammy.parameters).toMatchObject(PRESETS.bufferAware);
+    ctx.player.trigger('playbackPlaying' as never, {}, {});
+    // c1 from 80% of dash.js's 30 s: B = 12/24 → (4 + 1.25) / 2 = 2.625; × 6128 = 16 086 → 16 100.
+    expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(16_100);
+    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 30, paceBaseKbps: 6128 });
+    // And back to the paper's design, live: every other option as it was.
+    ctx.sammy.update(PRESETS.paper);
+    expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
+    expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(18_600);
   });
 });

@@ -102,6 +102,8 @@ export function attach(hls: Hls, options: SammyOptions = {}): SammyController {
     enabled,
     history: initialHistory,
     playerAbr: playerAbr(),
+    // Validated at the level each request counts full (below it the session paces nothing as full).
+    maxBufferSeconds: maxBuffer(),
   });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? (hls.config.cmcd?.useHeaders ? 'header' : 'query'));
   const events = hls as unknown as EventsLike;

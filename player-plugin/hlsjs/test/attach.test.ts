@@ -7,7 +7,7 @@
  */
 import Hls from 'hls.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { attach, memoryStore, sammyConfig } from '../src/index.js';
+import { attach, memoryStore, PRESETS, sammyConfig, SammyConfigError } from '../src/index.js';
 import { cmcdOf, FakeLoader, play, setup, type Setup } from './support/player.js';
 
 describe('sammyConfig and attach', () => {
@@ -220,5 +220,22 @@ describe('Sammy’s level choice (abrController)', () => {
     expect(hls.bandwidthEstimate).toBe(500_000);
     await loadFragment('video');
     expect(hls.bandwidthEstimate).toBe(500_000); // hls.js samples on FRAG_BUFFERED, which needs media
+  });
+});
+
+describe('attach(hls): the buffer level counted full, and the opt-in preset', () => {
+  it('validates at hls.js’s maxBufferLength (or the option), the level each request counts full', async () => {
+    // β 0.4: Eq. 1 at a full buffer of B s needs 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead:
+    // 1.06 at hls.js's 30 s (the rung itself binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
+    expect((await setup({ beta: 0.4, c1: 1.3 })).sammy.parameters.c1).toBe(1.3);
+    const refused = await setup({ beta: 0.4, c1: 1.3 }, { maxBufferLength: 20 }).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(SammyConfigError);
+    expect((refused as Error).message).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
+    expect((await setup({ beta: 0.4, c1: 1.3, maxBufferSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
+  });
+
+  it('defaults to the paper’s pace; PRESETS.bufferAware spread into the options opts in, hls.js’s start estimate kept', async () => {
+    expect((await setup()).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
+    expect((await setup({ ...PRESETS.bufferAware })).sammy.parameters).toMatchObject({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 });
   });
 });

@@ -5,7 +5,7 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../config.js';
+import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { Emitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
@@ -30,8 +30,9 @@ export interface SessionConfig {
   /**
    * Pace-only mode: the player's own ABR picks every bitrate (`chooseBitrate` defers to it) and
    * the pace must serve that ABR's rules, which replace Sammy's own rule in the validation.
-   * Its parameters start from `PRESETS.paper` rather than the defaults (the lower pace relies on
-   * Sammy's own rule: its look-ahead and hysteresis).
+   * Its parameters start from the defaults, whose pace design is `PRESETS.paper` (tested): a
+   * lower pace such as `PRESETS.bufferAware` relies on Sammy's own rule (its look-ahead and
+   * hysteresis).
    */
   playerAbr?: PlayerAbr;
   /**
@@ -77,7 +78,7 @@ export class SammySession implements SammyControl {
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
     const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
     this.fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
-    this.params = resolveParameters(config.parameters, this.playerAbr ? PRESETS.paper : DEFAULT_PARAMETERS, this.playerAbr, this.fullBufferSeconds);
+    this.params = resolveParameters(config.parameters, DEFAULT_PARAMETERS, this.playerAbr, this.fullBufferSeconds);
     this.active = config.enabled ?? true;
     this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
     this.now = config.now ?? Date.now;
