@@ -17,6 +17,7 @@ const BUILT = [
   ['origin/server/dist/index.js', '@sammy/origin-server'],
   ['origin/content/dist/index.js', '@sammy/test-content'],
   ['player-plugin/dashjs/dist/sammy.js', 'sammy-pacing-dashjs'],
+  ['player-plugin/hlsjs/dist/sammy.iife.js', 'sammy-pacing-hlsjs'],
   ['demo-site/dist/index.html', '@sammy/demo-site'],
 ] as const;
 
