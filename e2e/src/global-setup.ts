@@ -18,6 +18,7 @@ const BUILT = [
   ['origin/content/dist/index.js', '@sammy/test-content'],
   ['player-plugin/dashjs/dist/sammy.js', 'sammy-pacing-dashjs'],
   ['player-plugin/hlsjs/dist/sammy.iife.js', 'sammy-pacing-hlsjs'],
+  ['player-plugin/shaka/dist/sammy.iife.js', 'sammy-pacing-shaka'],
   ['demo-site/dist/index.html', '@sammy/demo-site'],
 ] as const;
 

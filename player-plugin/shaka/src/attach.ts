@@ -79,7 +79,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
   const maxBuffer = () => maxBufferSeconds ?? Math.max(config.streaming.bufferingGoal, config.streaming.rebufferingGoal);
   // Pace-only: Shaka's ABR as configured now, so a pace that would starve it is refused here.
   const playerAbr = () => paceOnlyMode?.playerAbr(config.abr, maxBuffer());
-  const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr() });
+  const session = createSession({ parameters, enabled, history: initialHistory, playerAbr: playerAbr(), maxBufferSeconds: maxBuffer() });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? (config.cmcd.useHeaders ? 'header' : 'query'));
   let attached = true;
   const ladder = createLadder();

@@ -12,6 +12,7 @@ export {
   defaultStore,
   memoryStore,
   DEFAULT_PARAMETERS,
+  PRESETS,
   SammyConfigError,
   type InitialThroughputStore,
   type MediaKind,
