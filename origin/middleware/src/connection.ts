@@ -9,6 +9,7 @@ import {
   sendQueueBytes,
   setCongestionControl,
   setMaxPacingRate,
+  setNotSentLowat,
   setSendBuffer,
   socketFd,
 } from './socket-options.js';
@@ -23,6 +24,8 @@ export interface ConnectionState {
   configuredCcApplied: boolean;
   /** SO_SNDBUF was set (Linux then stops autotuning the send buffer for good). */
   sendBufferPinned: boolean;
+  /** TCP_NOTSENT_LOWAT in force, bytes; undefined for the system's (none). */
+  unsentCap?: number;
 }
 
 /**
@@ -43,6 +46,23 @@ export const MAX_PACED_SEND_BUFFER = 4 * 1024 * 1024;
  * 4 MB, once doubled) rather than leave an unpaced download limited by a small paced buffer.
  */
 export const UNPACED_SEND_BUFFER = 2 * 1024 * 1024;
+/**
+ * Unsent bytes a paced response may queue in the kernel until its client has acknowledged that much of
+ * it (delivery-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
+ * Without it a client that never reads pinned the whole send buffer at once (2 MB at 8 Mbps): 500 such
+ * clients held 1 GB of kernel memory, and the origin's writes to its other sockets then copied ~20×
+ * slower (perf: _copy_from_iter) — bench stalled: normal clients' first responses waited 0.3–0.6 s,
+ * p5 achieved/rtp 0.80–0.89. It is lifted rather than kept because a cap on a reading client's queue
+ * wakes Node to refill it several times a second (bench cpu: kernel-paced CPU 1.1–1.7× unpaced with a
+ * fixed ¼–½ s cap, 0.7–1.1× without).
+ */
+export const PACED_UNSENT_CAP_SECONDS = 0.25;
+export const MIN_PACED_UNSENT_CAP = 128 * 1024;
+
+/** The unsent cap (bytes) for a paced response at `bytesPerSecond`. */
+export function pacedUnsentCap(bytesPerSecond: number): number {
+  return Math.max(MIN_PACED_UNSENT_CAP, Math.round(bytesPerSecond * PACED_UNSENT_CAP_SECONDS));
+}
 
 const connections = new WeakMap<Socket, ConnectionState>();
 
@@ -91,6 +111,21 @@ export class ConnectionSocket {
       }
     }
     return true;
+  }
+
+  /**
+   * Caps (bytes) or uncaps (undefined) how much written data the kernel holds unsent (TCP_NOTSENT_LOWAT).
+   * Nothing is done when the socket already has that cap; only a memory bound, so failures are ignored.
+   */
+  setUnsentCap(bytes: number | undefined): void {
+    const fd = this.fd;
+    if (fd === undefined || bytes === this.state.unsentCap) return;
+    try {
+      setNotSentLowat(fd, bytes ?? 0);
+      this.state.unsentCap = bytes;
+    } catch {
+      // Without it the send buffer is the bound, as before.
+    }
   }
 
   tcpInfo(): TcpInfo | undefined {

@@ -8,10 +8,12 @@
  *   what is left and the pace) and ends each delivery when its last byte is acknowledged;
  * - holds Node's keep-alive timer while a finished response is still draining from the kernel and
  *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
- * - drops (resets) a connection whose client acknowledges nothing for the progress timeout.
+ * - drops (resets) a connection whose client acknowledges nothing for the progress timeout;
+ * - caps a paced response's unsent bytes in the kernel until its client has acknowledged as many
+ *   (connection.ts, pacedUnsentCap): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
-import { ConnectionSocket } from './connection.js';
+import { ConnectionSocket, pacedUnsentCap } from './connection.js';
 import type { ResponseDelivery } from './delivery-tracker.js';
 import type { SammyLogger } from './logger.js';
 import { lastAckAt, type TcpInfo } from './tcp-info.js';
@@ -63,6 +65,8 @@ export class DeliveryConnection {
   /** Set when the socket is being destroyed: the last acknowledgement count is final. */
   #closing: { exact: boolean } | undefined;
   #closed = false;
+  /** Stream offset where the response the unsent cap was set for begins. */
+  #capFrom = 0;
 
   constructor(socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: DeliveryConnection) => void) {
     this.#socket = socket as NodeServerSocket;
@@ -136,6 +140,16 @@ export class DeliveryConnection {
       this.#closed = true;
       this.#pump();
     });
+    // Node drains its buffer into the kernel after each large write, and while capped after each refill:
+    // enough to see a reading client pass the cap, and never once a stalled one's window is shut.
+    socket.on('drain', () => this.#liftUnsentCap());
+  }
+
+  #liftUnsentCap(): void {
+    const cap = this.conn.state.unsentCap;
+    if (cap === undefined) return;
+    this.#readInfo();
+    if (this.#acked !== undefined && this.#acked - this.#capFrom >= cap) this.conn.setUnsentCap(undefined);
   }
 
   /** Node armed its keep-alive timer at `finish`; while bytes are still queued it would cut them off. */
@@ -260,7 +274,11 @@ export class DeliveryConnection {
       const notsent = this.#info?.notsentBytes ?? 0;
       if (this.#socket.writableLength > 0 || (this.#acked !== undefined && notsent > 0)) return true;
     }
-    d.admit(this.#socket.bytesWritten ?? 0);
+    const wireStart = this.#socket.bytesWritten ?? 0;
+    // Before the handler runs, so that no byte of a paced body is queued past the cap.
+    this.#capFrom = wireStart;
+    this.conn.setUnsentCap(d.kernelPace === null ? undefined : pacedUnsentCap(d.kernelPace));
+    d.admit(wireStart);
     return false;
   }
 

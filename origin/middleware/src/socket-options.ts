@@ -14,6 +14,7 @@ const IPPROTO_TCP = 6;
 const TCP_INFO = 11;
 const TCP_CONGESTION = 13;
 const TCP_MAXSEG = 2;
+const TCP_NOTSENT_LOWAT = 25;
 const AF_INET = 2;
 const SOCK_STREAM = 1;
 /** TCP_CA_NAME_MAX in the kernel. */
@@ -103,6 +104,16 @@ export function setSendBuffer(fd: number, bytes: number): void {
   const value = Buffer.alloc(4);
   value.writeInt32LE(Math.round(bytes));
   set(fd, SOL_SOCKET, SO_SNDBUF, value, `SO_SNDBUF ${bytes}`);
+}
+
+/**
+ * Sets TCP_NOTSENT_LOWAT: the socket takes writes only while fewer than `bytes` written bytes are still
+ * unsent (bytes in flight do not count); 0 restores the system default (net.ipv4.tcp_notsent_lowat).
+ */
+export function setNotSentLowat(fd: number, bytes: number): void {
+  const value = Buffer.alloc(4);
+  value.writeUInt32LE(Math.round(bytes));
+  set(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, value, `TCP_NOTSENT_LOWAT ${bytes}`);
 }
 
 /**

@@ -4,8 +4,12 @@
  * connection is reset, not left to drain), timers.
  */
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
-import { activeResources, bodyBytesFor, cmcdQuery, makeMediaDir, serverConnections, startTestOrigin, waitFor } from './helpers.js';
+import { connectionState, pacedUnsentCap } from '../src/connection.js';
+import { readTcpInfo, socketFd } from '../src/socket-options.js';
+import { activeResources, bodyBytesFor, cmcdQuery, get, makeMediaDir, serverConnections, startTestOrigin, waitFor } from './helpers.js';
 import { connectRaw, request } from './raw-http.js';
 
 const PROGRESS_TIMEOUT_MS = 1000;
@@ -51,6 +55,37 @@ describe.each(CASES)('a reader that stops, %s pacing, rtp %s', (mechanism, rtp) 
       const after = activeResources();
       expect(after.Timeout ?? 0).toBeLessThanOrEqual(before.Timeout ?? 0);
       expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual(before.TCPSocketWrap ?? 0);
+    } finally {
+      await origin.close();
+    }
+  });
+});
+
+describe('the kernel queue of a paced response', () => {
+  const RTP = 8000;
+  const cap = pacedUnsentCap(kbpsToBytesPerSecond(RTP));
+
+  it('holds at most the unsent cap for a client that never reads, and lifts it for one that reads', async () => {
+    const origin = await startTestOrigin(media.dir, { pacing: 'kernel', progressTimeoutMs: 60_000 });
+    const sockets: Socket[] = [];
+    origin.server.on('connection', (s: Socket) => sockets.push(s));
+    try {
+      const raw = await connectRaw(origin.port, { receiveBuffer: 16 * 1024 });
+      raw.socket.pause();
+      raw.socket.write(request(`/media/test/seg-40000.m4s?${cmcdQuery(RTP)}`));
+      await waitFor(() => sockets.length === 1 && connectionState(sockets[0]!).unsentCap !== undefined);
+      // Its window shuts within a few segments; what Node could write meanwhile is bounded by the cap.
+      await new Promise((r) => setTimeout(r, 500));
+      const stalled = readTcpInfo(socketFd(sockets[0]!)!);
+      // One TSO packet of slack: the kernel checks the cap before it starts a new one.
+      expect(stalled.notsentBytes!).toBeLessThanOrEqual(cap + 64 * 1024);
+      expect(connectionState(sockets[0]!).unsentCap).toBe(cap);
+      raw.socket.destroy();
+
+      // A client that reads is uncapped once it has acknowledged more than the cap.
+      const res = await get(origin, `/media/test/seg-40000.m4s?${cmcdQuery(RTP * 4)}`);
+      expect(res.status).toBe(200);
+      expect(connectionState(sockets[1]!).unsentCap).toBeUndefined();
     } finally {
       await origin.close();
     }
