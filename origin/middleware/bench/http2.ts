@@ -1,5 +1,6 @@
 /**
- * The same figures over HTTP/2 (TLS, node:http2 clients) on loopback, against the origin in a child process:
+ * The same figures over HTTP/2 (TLS, node:http2 clients with Chromium's flow-control windows) on loopback,
+ * against the origin in a child process:
  *  - pacing error at 2–100 Mbps, one stream at a time on one warmed session (target: median ≤ 3%);
  *  - server CPU for 100 sessions each downloading one 8 Mbps paced stream, against the same unpaced
  *    (target ≤ 1.2×): the TLS and HTTP/2 work is the same in both, so the ratio is the cost of pacing.
