@@ -29,7 +29,7 @@ export const SERVER_TIMING_METRICS = {
   /**
    * On a shared (HTTP/2) connection only: how the connection's pace (`sammy-pace`, which then covers
    * this response and every concurrent one) was decided; `desc` is a ConnectionPaceReason (own, kept,
-   * raised), `dur` the number of other responses still being written on the connection when it arrived.
+   * raised), `dur` the number of other responses on the connection with bytes still to send when it arrived.
    */
   sharedConnection: 'sammy-conn',
 } as const;

@@ -223,7 +223,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     busySessions.add(connection);
     const conn = connection.conn;
     const current = conn.state.kernelPaceBytesPerSecond;
-    const concurrent = connection.streamsWriting;
+    const concurrent = connection.streamsSending;
     const decision = decideConnectionPace({
       shared: true,
       requestPaceKbps: shared.paceKbps,

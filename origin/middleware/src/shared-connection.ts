@@ -135,22 +135,36 @@ export class SharedConnection {
    * all left needs it no more, acknowledged or not.
    */
   get busy(): boolean {
-    if (this.#closed) return false;
-    for (const d of this.#streams) if (!d.finished || d.buffered > 0 || d.endOffset === undefined) return true;
-    if (this.#streams.size === 0) return false;
-    // Finished responses whose last byte the kernel has not sent yet. Only this middleware's own
-    // responses count: another stream on the session (an event stream served before it) must not keep
-    // an old pace alive.
-    try {
-      const info = this.conn.tcpInfo();
-      const outq = this.conn.sendQueue();
-      if (info?.bytesAcked === undefined || outq === undefined) return this.#streams.size > 0;
-      const sentOffset = Number(info.bytesAcked) + outq - (info.notsentBytes ?? 0);
-      for (const d of this.#streams) if (d.endOffset! > sentOffset) return true;
-      return false;
-    } catch {
-      return false;
+    return this.streamsSending > 0;
+  }
+
+  /**
+   * This middleware's responses on the session with bytes left to send: being written, still in Node,
+   * or finished but with their last byte unsent by the kernel. Another stream on the session (an event
+   * stream served before the middleware) never counts: it must not keep an old pace alive.
+   */
+  get streamsSending(): number {
+    if (this.#closed || this.#streams.size === 0) return 0;
+    let sending = 0;
+    let sentOffset: number | undefined;
+    for (const d of this.#streams) {
+      if (!d.finished || d.buffered > 0 || d.endOffset === undefined) {
+        sending++;
+        continue;
+      }
+      if (sentOffset === undefined) {
+        try {
+          const info = this.conn.tcpInfo();
+          const outq = this.conn.sendQueue();
+          // Without TCP_INFO nothing says the kernel has sent it: count it.
+          sentOffset = info?.bytesAcked === undefined || outq === undefined ? -1 : Number(info.bytesAcked) + outq - (info.notsentBytes ?? 0);
+        } catch {
+          sentOffset = Infinity;
+        }
+      }
+      if (d.endOffset > sentOffset || sentOffset < 0) sending++;
     }
+    return sending;
   }
 
   /**
@@ -166,12 +180,6 @@ export class SharedConnection {
     }
   }
 
-  /** Responses on the session still being written. */
-  get streamsWriting(): number {
-    let n = 0;
-    for (const d of this.#streams) if (!d.finished) n++;
-    return n;
-  }
 
   add(delivery: StreamDelivery): void {
     if (this.#closed) {

@@ -81,11 +81,12 @@ export async function startH2Origin(
 export const BROWSER_STREAM_WINDOW = 6 * 1024 * 1024;
 export const BROWSER_CONNECTION_WINDOW = 15 * 1024 * 1024;
 
-export function h2Connect(origin: Pick<H2Origin, 'url' | 'cert'>): Promise<ClientHttp2Session> {
+/** A session with Chromium's windows, or (`nodeWindows`) Node's 64 KB ones: a client whose streams stay mid-transfer at the HTTP/2 level. */
+export function h2Connect(origin: Pick<H2Origin, 'url' | 'cert'>, opts: { nodeWindows?: boolean } = {}): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
-    const session = connect(origin.url, { ca: origin.cert, settings: { initialWindowSize: BROWSER_STREAM_WINDOW } });
+    const session = connect(origin.url, { ca: origin.cert, settings: opts.nodeWindows ? {} : { initialWindowSize: BROWSER_STREAM_WINDOW } });
     session.once('connect', () => {
-      session.setLocalWindowSize(BROWSER_CONNECTION_WINDOW);
+      if (!opts.nodeWindows) session.setLocalWindowSize(BROWSER_CONNECTION_WINDOW);
       resolve(session);
     });
     session.once('error', reject);
