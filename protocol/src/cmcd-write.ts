@@ -20,6 +20,12 @@ export function isCmcdMode(mode: unknown): mode is CmcdMode {
   return mode === 'query' || mode === 'header';
 }
 
+/** `mode` as a CmcdMode, or a TypeError naming the option (the player adapters' `cmcdMode`). */
+export function checkCmcdMode(mode: unknown): CmcdMode {
+  if (!isCmcdMode(mode)) throw new TypeError(`Sammy: cmcdMode must be 'query' or 'header', got ${String(mode)}`);
+  return mode;
+}
+
 /** What carries CMCD on a request. */
 export interface CmcdCarrier {
   url: string;

@@ -8,7 +8,7 @@
  */
 import type { MediaPlayerClass } from 'dashjs';
 import { createSession, DEFAULT_PARAMETERS, type InitialThroughputStore, type PlayerAbr, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
-import { isCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
+import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createInterceptors } from './interceptors.js';
 import { PLAYBACK_EVENTS } from './playback-events.js';
 import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
@@ -64,10 +64,6 @@ export interface SammyController extends SammyControl {
 /** dash.js's own first pick when it knows nothing (its DEFAULT_VIDEO_BITRATE), kbps. */
 export const DEFAULT_INITIAL_BITRATE_KBPS = DEFAULT_PARAMETERS.initialVideoBitrateKbps;
 
-function checkCmcdMode(mode: unknown): CmcdMode {
-  if (!isCmcdMode(mode)) throw new TypeError(`Sammy: cmcdMode must be 'query' or 'header', got ${String(mode)}`);
-  return mode;
-}
 
 /** Pace-only's mode object, or undefined for Sammy's own mode. */
 function checkMode(mode: unknown): PaceOnlyMode | undefined {

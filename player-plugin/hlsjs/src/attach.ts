@@ -15,7 +15,7 @@ import {
   type SammyDecision,
   type SammyParameters,
 } from 'sammy-pacing-core';
-import { isCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
+import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
 import { madeWithSammyConfig } from './abr-controller.js';
 import { HLS_EVENTS, type FragmentLoaderContext, type Hls, type HlsConfig, type LoaderStats } from './hls.js';
 import { hooksOf, setHooks } from './hooks.js';
@@ -60,10 +60,6 @@ export interface SammyController extends SammyControl {
   detach(): void;
 }
 
-function checkCmcdMode(mode: unknown): CmcdMode {
-  if (!isCmcdMode(mode)) throw new TypeError(`Sammy: cmcdMode must be 'query' or 'header', got ${String(mode)}`);
-  return mode;
-}
 
 /** Pace-only's mode object, or undefined for Sammy's own mode. */
 function checkMode(mode: unknown): PaceOnlyMode | undefined {

@@ -6,7 +6,7 @@
  * this file only wires Shaka to it.
  */
 import { createSession, type InitialThroughputStore, type PlayerAbr, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
-import { isCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
+import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createAbrManager, type AbrHost } from './abr-manager.js';
 import { createFilters } from './filters.js';
 import { createLadder } from './ladder.js';
@@ -52,10 +52,6 @@ export interface SammyController extends SammyControl {
   detach(): void;
 }
 
-function checkCmcdMode(mode: unknown): CmcdMode {
-  if (!isCmcdMode(mode)) throw new TypeError(`Sammy: cmcdMode ${String(mode)}: 'query' or 'header'`);
-  return mode;
-}
 
 /** Pace-only's mode object, or undefined for Sammy's own mode. */
 function checkMode(mode: unknown): PaceOnlyMode | undefined {
