@@ -1,6 +1,7 @@
 /**
  * Driving the demo page, shared by the specs that load it (over HTTP/1.1 and over HTTP/2): waiting
- * for playing-phase segments, and pairing each segment request with the plugin's decision for it.
+ * for playing-phase segments, pairing each segment request with the plugin's decision for it, and
+ * checking that the graphs are drawn.
  */
 import { expect, type Page } from '@playwright/test';
 import type { CapturedRequest, PageLog } from './session.js';
@@ -45,4 +46,21 @@ export function pairRequests(requests: readonly CapturedRequest[], log: PageLog)
       const [decision] = unused.splice(at, 1);
       return { request, decision: decision! };
     });
+}
+
+/** Every graph series has points (Server-Timing and the records stream reached the page), and each chart is drawn. */
+export async function expectGraphs(page: Page): Promise<void> {
+  const needed = ['chunkThroughput', 'achievedRate', 'tcpDeliveryRate', 'paceRate', 'bitrate', 'topBitrate', 'bufferLevel', 'rtt', 'retransmits'];
+  await expect
+    .poll(async () => {
+      const series = await page.evaluate(() => window.sammyDemo!.series());
+      return needed.filter((name) => !((series[name] ?? 0) > 0));
+    }, { message: 'graph series still empty' })
+    .toEqual([]);
+  // uPlot draws into a canvas per chart; each must have a size.
+  for (const id of ['chart-rates', 'chart-buffer', 'chart-tcp']) {
+    const box = await page.locator(`#${id} canvas`).first().boundingBox();
+    expect(box?.width ?? 0, `${id} canvas width`).toBeGreaterThan(100);
+    expect(box?.height ?? 0, `${id} canvas height`).toBeGreaterThan(50);
+  }
 }

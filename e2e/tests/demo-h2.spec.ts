@@ -11,7 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 import { DEFAULT_MANIFEST_PATH, parseServerTiming, RTP_STEP_KBPS, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
-import { pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
+import { expectGraphs, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
 import { H2_SPKI_ENV, h2Certificate, h2OriginUrl, h2SpkiHash } from '../src/origin-env.js';
 import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
@@ -258,22 +258,6 @@ async function fetchFromPage(page: Page, path: string): Promise<{ serverTiming: 
     const entry = performance.getEntriesByName(new URL(p, location.href).href).at(-1) as PerformanceResourceTiming | undefined;
     return { serverTiming: res.headers.get('server-timing'), protocol: entry?.nextHopProtocol ?? '', bytes };
   }, path);
-}
-
-/** The demo's graphs over HTTP/2: every series has points (Server-Timing and the records stream work over h2), each chart drawn. */
-async function expectGraphs(page: Page): Promise<void> {
-  const needed = ['chunkThroughput', 'achievedRate', 'tcpDeliveryRate', 'paceRate', 'bitrate', 'topBitrate', 'bufferLevel', 'rtt', 'retransmits'];
-  await expect
-    .poll(async () => {
-      const series = await page.evaluate(() => window.sammyDemo!.series());
-      return needed.filter((name) => !((series[name] ?? 0) > 0));
-    }, { message: 'graph series still empty' })
-    .toEqual([]);
-  for (const id of ['chart-rates', 'chart-buffer', 'chart-tcp']) {
-    const box = await page.locator(`#${id} canvas`).first().boundingBox();
-    expect(box?.width ?? 0, `${id} canvas width`).toBeGreaterThan(100);
-    expect(box?.height ?? 0, `${id} canvas height`).toBeGreaterThan(50);
-  }
 }
 
 test('over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again', async ({ page }, testInfo) => {

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { RTP_STEP_KBPS, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
-import { pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
+import { expectGraphs, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
 import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from '../src/session.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
@@ -201,19 +201,7 @@ test('turning Sammy off removes rtp, and chunk throughput rises well above the p
 test('the graphs render with data, and a screenshot is saved', async ({ page }, testInfo) => {
   const { watched } = await openDemo(page, 'sammy=on');
   await waitForPlayingVideoSegments(page, 4);
-  const needed = ['chunkThroughput', 'achievedRate', 'tcpDeliveryRate', 'paceRate', 'bitrate', 'topBitrate', 'bufferLevel', 'rtt', 'retransmits'];
-  await expect
-    .poll(async () => {
-      const series = await page.evaluate(() => window.sammyDemo!.series());
-      return needed.filter((name) => !((series[name] ?? 0) > 0));
-    }, { message: 'graph series still empty' })
-    .toEqual([]);
-  // uPlot draws into a canvas per chart; each must have a size.
-  for (const id of ['chart-rates', 'chart-buffer', 'chart-tcp']) {
-    const box = await page.locator(`#${id} canvas`).first().boundingBox();
-    expect(box?.width ?? 0, `${id} canvas width`).toBeGreaterThan(100);
-    expect(box?.height ?? 0, `${id} canvas height`).toBeGreaterThan(50);
-  }
+  await expectGraphs(page);
   // Let one refresh (1 s) draw the latest points before the picture.
   await page.waitForTimeout(1100);
   const shot = await page.screenshot({ fullPage: true, path: testInfo.outputPath('demo-graphs.png') });
