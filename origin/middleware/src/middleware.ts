@@ -228,7 +228,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       shared: true,
       requestPaceKbps: shared.paceKbps,
       connectionPaceKbps: connection.paceKbps,
-      busy: connection.busy,
+      busy: concurrent > 0,
     });
     let mechanism: PacingMechanism = decision.paceKbps === undefined ? 'none' : resolved.mechanism;
     applyCongestionControl(conn, req);

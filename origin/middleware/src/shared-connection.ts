@@ -134,10 +134,6 @@ export class SharedConnection {
    * kernel (TCP_INFO notsent). The pace applies to bytes as they leave, so a response whose bytes have
    * all left needs it no more, acknowledged or not.
    */
-  get busy(): boolean {
-    return this.streamsSending > 0;
-  }
-
   /**
    * This middleware's responses on the session with bytes left to send: being written, still in Node,
    * or finished but with their last byte unsent by the kernel. Another stream on the session (an event
