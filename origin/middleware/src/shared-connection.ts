@@ -130,14 +130,11 @@ export class SharedConnection {
   }
 
   /**
-   * Some response on the session still has bytes to send: being written, or queued in Node or in the
-   * kernel (TCP_INFO notsent). The pace applies to bytes as they leave, so a response whose bytes have
-   * all left needs it no more, acknowledged or not.
-   */
-  /**
    * This middleware's responses on the session with bytes left to send: being written, still in Node,
-   * or finished but with their last byte unsent by the kernel. Another stream on the session (an event
-   * stream served before the middleware) never counts: it must not keep an old pace alive.
+   * or finished but with their last byte unsent by the kernel; more than none means the session is busy.
+   * The pace applies to bytes as they leave, so a response whose bytes have all left needs it no more,
+   * acknowledged or not. Another stream on the session (an event stream served before the middleware)
+   * never counts: it must not keep an old pace alive.
    */
   get streamsSending(): number {
     if (this.#closed || this.#streams.size === 0) return 0;
