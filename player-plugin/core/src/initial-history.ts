@@ -19,21 +19,24 @@ export function memoryStore(initial: readonly number[] = []): InitialThroughputS
   };
 }
 
-/** localStorage where the page has it (and it works: private modes may throw), memory otherwise. */
+/**
+ * localStorage where the page has it, memory otherwise. Storage that throws (private modes, quota)
+ * is no error: the history also lives in memory for the page's lifetime (InitialThroughputHistory),
+ * so a failed read starts it empty and a failed write only forgoes the next page's head start.
+ */
 export function defaultStore(): InitialThroughputStore {
-  const storage = (globalThis as { localStorage?: Storage }).localStorage;
+  let storage: Storage | undefined;
   try {
-    if (!storage) return memoryStore();
-    const probe = `${INITIAL_HISTORY_KEY}:probe`;
-    storage.setItem(probe, '1');
-    storage.removeItem(probe);
+    storage = (globalThis as { localStorage?: Storage }).localStorage;
   } catch {
-    return memoryStore();
+    // Reading it throws where the page may not store anything (storage blocked by the user).
   }
+  if (!storage) return memoryStore();
+  const store = storage;
   return {
     load() {
       try {
-        const parsed: unknown = JSON.parse(storage.getItem(INITIAL_HISTORY_KEY) ?? '[]');
+        const parsed: unknown = JSON.parse(store.getItem(INITIAL_HISTORY_KEY) ?? '[]');
         return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n > 0 && Number.isFinite(n)) : [];
       } catch {
         return [];
@@ -41,9 +44,9 @@ export function defaultStore(): InitialThroughputStore {
     },
     save(samples) {
       try {
-        storage.setItem(INITIAL_HISTORY_KEY, JSON.stringify(samples));
+        store.setItem(INITIAL_HISTORY_KEY, JSON.stringify(samples));
       } catch {
-        // Quota or privacy mode: the history is an optimisation, playback goes on without it.
+        // The history is an optimisation: playback goes on without it.
       }
     },
   };
