@@ -32,17 +32,33 @@ export function minimumMultiplier(beta: number, overhead: number): number {
   return 1 / (beta * (1 - overhead));
 }
 
-function requireFinite(name: keyof SammyParameters, value: number, min: number, max: number, minInclusive: boolean): void {
-  const tooLow = minInclusive ? value < min : value <= min;
-  if (typeof value !== 'number' || !Number.isFinite(value) || tooLow || value > max) {
-    const lower = minInclusive ? `≥ ${min}` : `> ${min}`;
-    throw new SammyConfigError(name, `Sammy: ${name} must be a number ${lower} and ≤ ${max}, got ${String(value)}`);
-  }
-}
+type Range = readonly [min: number, max: number, kind?: 'min-inclusive' | 'count'];
 
-function requireCount(name: keyof SammyParameters, value: number): void {
-  if (!Number.isInteger(value) || value < 1 || value > 1000) {
-    throw new SammyConfigError(name, `Sammy: ${name} must be a whole number from 1 to 1000, got ${String(value)}`);
+/**
+ * The range of every numeric tunable: (min, max], [min, max] when min-inclusive, or a whole
+ * number in [min, max] (counts). In the order they are checked.
+ */
+const RANGES: Readonly<Record<Exclude<keyof SammyParameters, 'paceBase'>, Range>> = {
+  beta: [0, 1],
+  overhead: [0, 0.5, 'min-inclusive'],
+  lookaheadSeconds: [0, 3600],
+  c0: [0, 100],
+  c1: [0, 100],
+  fullBufferShare: [0, 1],
+  stepUpFactor: [0, 10, 'min-inclusive'],
+  throughputWindow: [1, 1000, 'count'],
+  sessionSampleLimit: [1, 1000, 'count'],
+  historyLimit: [1, 1000, 'count'],
+  initialVideoBitrateKbps: [0, 1_000_000],
+};
+
+function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
+  const [min, max, kind] = RANGES[name];
+  const value = p[name];
+  const ok = kind === 'count' ? Number.isInteger(value) && value >= min : typeof value === 'number' && (kind ? value >= min : value > min);
+  if (!ok || !(value <= max)) {
+    const range = kind === 'count' ? `a whole number from ${min} to ${max}` : `a number ${kind ? '≥' : '>'} ${min} and ≤ ${max}`;
+    throw new SammyConfigError(name, `Sammy: ${name} must be ${range}, got ${String(value)}`);
   }
 }
 
@@ -55,18 +71,8 @@ function requireCount(name: keyof SammyParameters, value: number): void {
  * to them with its `check`), each over the buffer levels where it acts.
  */
 export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
-  requireFinite('beta', p.beta, 0, 1, false);
-  requireFinite('overhead', p.overhead, 0, 0.5, true);
-  requireFinite('lookaheadSeconds', p.lookaheadSeconds, 0, 3600, false);
-  requireFinite('c0', p.c0, 0, 100, false);
-  requireFinite('c1', p.c1, 0, 100, false);
-  requireFinite('fullBufferShare', p.fullBufferShare, 0, 1, false);
-  requireFinite('stepUpFactor', p.stepUpFactor, 0, 10, true);
+  for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
-  requireCount('throughputWindow', p.throughputWindow);
-  requireCount('sessionSampleLimit', p.sessionSampleLimit);
-  requireCount('historyLimit', p.historyLimit);
-  requireFinite('initialVideoBitrateKbps', p.initialVideoBitrateKbps, 0, 1_000_000, false);
   // The pace counts the buffer as full at fullBufferShare × the player's level: the line c0 → c1 spans that.
   const full = (playerAbr ? playerAbr.maxBufferSeconds : maxBufferSeconds) * p.fullBufferShare;
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);
