@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_LADDER_NAME } from 'sammy-pacing-protocol';
 
 /** The media URL layout is shared with the players (`sammy-pacing-protocol`). */
-export { DEFAULT_LADDER_NAME, MANIFEST_NAME } from 'sammy-pacing-protocol';
+export { DEFAULT_LADDER_NAME, HLS_MASTER_NAME, MANIFEST_NAME } from 'sammy-pacing-protocol';
 
 /** origin/src/content or origin/dist/content → the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -13,5 +13,3 @@ export const DEFAULT_MEDIA_ROOT = join(REPO_ROOT, '.cache', 'media');
 export const DEFAULT_LADDER_DIR = join(DEFAULT_MEDIA_ROOT, DEFAULT_LADDER_NAME);
 /** Built demo site, served at `/`. */
 export const DEFAULT_SITE_DIR = join(REPO_ROOT, 'demo-site', 'dist');
-/** The HLS multivariant playlist the DASH muxer writes beside the MPD, for the same segments. */
-export const HLS_MASTER_NAME = 'master.m3u8';
