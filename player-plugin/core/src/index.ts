@@ -8,3 +8,4 @@ export { createSession, SammySession, type SammyControl, type SessionConfig } fr
 export type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample, TrackState } from './session/types.js';
 export { Emitter } from './emitter.js';
 export { defaultStore, InitialThroughputHistory, memoryStore, INITIAL_HISTORY_KEY, type InitialThroughputStore } from './initial-history.js';
+export { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './adapter.js';

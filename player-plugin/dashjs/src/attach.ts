@@ -7,7 +7,15 @@
  * (sammy-pacing-core); this file only wires dash.js to it.
  */
 import type { MediaPlayerClass } from 'dashjs';
-import { createSession, DEFAULT_PARAMETERS, type InitialThroughputStore, type PlayerAbr, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
+import {
+  createSession,
+  DEFAULT_PARAMETERS,
+  paceOnlyModeOf,
+  type AdapterController,
+  type AdapterOptions,
+  type PaceOnlyMode as CorePaceOnlyMode,
+  type SammyMode,
+} from 'sammy-pacing-core';
 import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createInterceptors } from './interceptors.js';
 import { PLAYBACK_EVENTS } from './playback-events.js';
@@ -16,31 +24,16 @@ import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
 import { bufferLevelSeconds, playerMaxBufferSeconds } from './stream.js';
 
-/**
- * 'sammy': Sammy's bitrate rule replaces dash.js's ABR rules, and paces. 'pace-only': dash.js's
- * own ABR rules stay (DYNAMIC: BOLA, throughput, insufficient buffer, abandon); Sammy adds the
- * pace, the initial phase and the start bitrate from the initial-phase history.
- */
-export type SammyMode = 'sammy' | 'pace-only';
+export type { SammyMode } from 'sammy-pacing-core';
 
 /**
- * Pace-only mode as `attach` takes it: `paceOnly` from 'sammy-pacing-dashjs/pace-only', its own
- * entry so that an app in the default mode does not bundle dash.js's rule requirements.
+ * Pace-only mode (`paceOnly` from 'sammy-pacing-dashjs/pace-only'): dash.js's own ABR rules stay
+ * (DYNAMIC: BOLA, throughput, insufficient buffer, abandon). `playerAbr`: dash.js's active rules
+ * as these settings stand; `maxBufferSeconds`: the option, undefined when not given.
  */
-export interface PaceOnlyMode {
-  readonly name: 'pace-only';
-  /**
-   * dash.js's active ABR rules as these settings stand, which the pace must serve (re-read at
-   * every `update`); `maxBufferSeconds`: the option, undefined when not given.
-   */
-  playerAbr(settings: DashSettingsLike, maxBufferSeconds: number | undefined): PlayerAbr;
-}
+export type PaceOnlyMode = CorePaceOnlyMode<DashSettingsLike, number | undefined>;
 
-export interface SammyOptions extends Partial<SammyParameters> {
-  /** 'sammy' (default), or `paceOnly` from 'sammy-pacing-dashjs/pace-only'. Fixed for the attachment. */
-  mode?: 'sammy' | PaceOnlyMode;
-  /** Start with Sammy on. Default true. */
-  enabled?: boolean;
+export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels. Default 'query'. */
   cmcdMode?: CmcdMode;
   /**
@@ -49,33 +42,18 @@ export interface SammyOptions extends Partial<SammyParameters> {
    * long content; the smaller of the two for the validation).
    */
   maxBufferSeconds?: number;
-  /** Where initial-phase throughput persists. Default: localStorage, or memory. */
-  initialHistory?: InitialThroughputStore;
 }
 
-export interface SammyController extends SammyControl {
-  readonly mode: SammyMode;
-  readonly cmcdMode: CmcdMode;
-  setCmcdMode(mode: CmcdMode): void;
-  /** Removes everything attach installed and restores the settings it changed. */
-  detach(): void;
-}
+/** `detach()` restores the dash.js settings attach changed. */
+export type SammyController = AdapterController;
 
 /** dash.js's own first pick when it knows nothing (its DEFAULT_VIDEO_BITRATE), kbps. */
 export const DEFAULT_INITIAL_BITRATE_KBPS = DEFAULT_PARAMETERS.initialVideoBitrateKbps;
 
-
-/** Pace-only's mode object, or undefined for Sammy's own mode. */
-function checkMode(mode: unknown): PaceOnlyMode | undefined {
-  if (mode === undefined || mode === 'sammy') return undefined;
-  if ((mode as PaceOnlyMode | null)?.name === 'pace-only' && typeof (mode as PaceOnlyMode).playerAbr === 'function') return mode as PaceOnlyMode;
-  throw new TypeError(`Sammy: mode must be 'sammy' or 'pace-only' (paceOnly from 'sammy-pacing-dashjs/pace-only'), got ${String(mode)}`);
-}
-
 export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const player = mediaPlayer as unknown as PlayerLike;
   const { mode: requestedMode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
-  const paceOnlyMode = checkMode(requestedMode);
+  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode>(requestedMode, 'sammy-pacing-dashjs/pace-only');
   const paceOnly = paceOnlyMode !== undefined;
   const mode: SammyMode = paceOnly ? 'pace-only' : 'sammy';
   // Pace-only: dash.js's rules as its settings stand now, so a pace that would starve them is refused here.

@@ -7,13 +7,14 @@
  */
 import {
   createSession,
-  type InitialThroughputStore,
+  paceOnlyModeOf,
+  type AdapterController,
+  type AdapterOptions,
   type MediaKind,
+  type PaceOnlyMode as CorePaceOnlyMode,
   type PlaybackEvent,
-  type PlayerAbr,
-  type SammyControl,
   type SammyDecision,
-  type SammyParameters,
+  type SammyMode,
 } from 'sammy-pacing-core';
 import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
 import { madeWithSammyConfig } from './abr-controller.js';
@@ -22,51 +23,23 @@ import { hooksOf, setHooks } from './hooks.js';
 import { listenToMedia } from './playback-events.js';
 import { autoLevelRange, mainBufferSeconds, playerMaxBufferSeconds, trackStates } from './stream.js';
 
-/**
- * 'sammy': Sammy's bitrate choice picks hls.js's level, and paces. 'pace-only': hls.js's own ABR
- * picks (its estimate, level choice and abandon rule); Sammy adds the pace, the initial phase and
- * the start estimate from the initial-phase history (`mode: paceOnly`, ./pace-only.ts).
- */
-export type SammyMode = 'sammy' | 'pace-only';
+export type { SammyMode } from 'sammy-pacing-core';
 
 /**
- * Pace-only mode as `attach` takes it: `paceOnly` from 'sammy-pacing-hlsjs/pace-only', its own
- * entry so that an app in the default mode does not bundle hls.js's ABR requirements.
+ * Pace-only mode (`paceOnly` from 'sammy-pacing-hlsjs/pace-only'): hls.js's own ABR picks (its
+ * estimate, level choice and abandon rule). `playerAbr`: hls.js's ABR as this config stands.
  */
-export interface PaceOnlyMode {
-  readonly name: 'pace-only';
-  /** hls.js's ABR as this config stands, which the pace must serve (re-read at every `update`); `maxBufferSeconds`: the buffer level counted as full. */
-  playerAbr(config: HlsConfig, maxBufferSeconds: number): PlayerAbr;
-}
+export type PaceOnlyMode = CorePaceOnlyMode<HlsConfig>;
 
-export interface SammyOptions extends Partial<SammyParameters> {
-  /** 'sammy' (default), or `paceOnly` from 'sammy-pacing-hlsjs/pace-only'. Fixed for the attachment. */
-  mode?: 'sammy' | PaceOnlyMode;
-  /** Start with Sammy on. Default true. */
-  enabled?: boolean;
+export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels. Default: hls.js's own (`cmcd.useHeaders` → 'header', else 'query'). */
   cmcdMode?: CmcdMode;
   /** Buffer level counted as full, seconds. Default: hls.js's `maxBufferLength` (30). */
   maxBufferSeconds?: number;
-  /** Where initial-phase throughput persists. Default: localStorage, or memory. */
-  initialHistory?: InitialThroughputStore;
 }
 
-export interface SammyController extends SammyControl {
-  readonly mode: SammyMode;
-  readonly cmcdMode: CmcdMode;
-  setCmcdMode(mode: CmcdMode): void;
-  /** Hands the level choice back to hls.js, stops pacing and removes every listener attach added. */
-  detach(): void;
-}
-
-
-/** Pace-only's mode object, or undefined for Sammy's own mode. */
-function checkMode(mode: unknown): PaceOnlyMode | undefined {
-  if (mode === undefined || mode === 'sammy') return undefined;
-  if ((mode as PaceOnlyMode | null)?.name === 'pace-only' && typeof (mode as PaceOnlyMode).playerAbr === 'function') return mode as PaceOnlyMode;
-  throw new TypeError(`Sammy: mode must be 'sammy' or paceOnly from 'sammy-pacing-hlsjs/pace-only', got ${String(mode)}`);
-}
+/** `detach()` hands the level choice back to hls.js, stops pacing and removes every listener attach added. */
+export type SammyController = AdapterController;
 
 /** The emitter side of hls.js, with event names as strings (the adapter imports no hls.js enum). */
 interface EventsLike {
@@ -85,7 +58,7 @@ export function attach(hls: Hls, options: SammyOptions = {}): SammyController {
   }
   if (hooksOf(hls.config)) throw new Error('Sammy: already attached');
   const { mode: requestedMode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
-  const paceOnlyMode = checkMode(requestedMode);
+  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode>(requestedMode, 'sammy-pacing-hlsjs/pace-only');
   const paceOnly = paceOnlyMode !== undefined;
   const mode: SammyMode = paceOnly ? 'pace-only' : 'sammy';
   const maxBuffer = () => maxBufferSeconds ?? playerMaxBufferSeconds(hls);

@@ -5,7 +5,14 @@
  * never Shaka's own formula. Everything Sammy decides is in the session core (sammy-pacing-core);
  * this file only wires Shaka to it.
  */
-import { createSession, type InitialThroughputStore, type PlayerAbr, type SammyControl, type SammyParameters } from 'sammy-pacing-core';
+import {
+  createSession,
+  paceOnlyModeOf,
+  type AdapterController,
+  type AdapterOptions,
+  type PaceOnlyMode as CorePaceOnlyMode,
+  type SammyMode,
+} from 'sammy-pacing-core';
 import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createAbrManager, type AbrHost } from './abr-manager.js';
 import { createFilters } from './filters.js';
@@ -13,57 +20,29 @@ import { createLadder } from './ladder.js';
 import { playbackEvents } from './playback-events.js';
 import type { AbrConfiguration, PlayerConfiguration, PlayerLike } from './shaka.js';
 
-/**
- * 'sammy': Sammy's bitrate choice replaces Shaka's ABR, and paces. 'pace-only': Shaka's own ABR
- * (SimpleAbrManager) keeps choosing; Sammy adds the pace, the initial phase and Shaka's start
- * estimate from the initial-phase history.
- */
-export type SammyMode = 'sammy' | 'pace-only';
+export type { SammyMode } from 'sammy-pacing-core';
 
 /**
- * Pace-only mode as `attach` takes it: `paceOnly` from 'sammy-pacing-shaka/pace-only', its own
- * entry so that an app in the default mode does not bundle Shaka's ABR requirements nor the
- * general pace check.
+ * Pace-only mode (`paceOnly` from 'sammy-pacing-shaka/pace-only'): Shaka's own ABR
+ * (SimpleAbrManager) keeps choosing. `playerAbr`: what it needs from the pace under this `abr`
+ * configuration (re-read at every `update` and Shaka reconfiguration).
  */
-export interface PaceOnlyMode {
-  readonly name: 'pace-only';
-  /** What Shaka's ABR needs from the pace under this `abr` configuration (re-read at every `update` and Shaka reconfiguration). */
-  playerAbr(abr: AbrConfiguration, maxBufferSeconds: number): PlayerAbr;
-}
+export type PaceOnlyMode = CorePaceOnlyMode<AbrConfiguration>;
 
-export interface SammyOptions extends Partial<SammyParameters> {
-  /** 'sammy' (default), or `paceOnly` from 'sammy-pacing-shaka/pace-only'. Fixed for the attachment. */
-  mode?: 'sammy' | PaceOnlyMode;
-  /** Start with Sammy on. Default true. */
-  enabled?: boolean;
+export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels: sets Shaka's `cmcd.useHeaders`. Default: as Shaka is configured ('query' unless useHeaders). */
   cmcdMode?: CmcdMode;
   /** Buffer level counted as full, seconds. Default: Shaka's buffering goal (`streaming.bufferingGoal`, 10 s). */
   maxBufferSeconds?: number;
-  /** Where initial-phase throughput persists. Default: localStorage, or memory. */
-  initialHistory?: InitialThroughputStore;
 }
 
-export interface SammyController extends SammyControl {
-  readonly mode: SammyMode;
-  readonly cmcdMode: CmcdMode;
-  setCmcdMode(mode: CmcdMode): void;
-  /** Removes everything attach installed and restores the settings it changed (Shaka's own ABR from now on, its AbrManager at the next load). */
-  detach(): void;
-}
-
-
-/** Pace-only's mode object, or undefined for Sammy's own mode. */
-function checkMode(mode: unknown): PaceOnlyMode | undefined {
-  if (mode === undefined || mode === 'sammy') return undefined;
-  if ((mode as PaceOnlyMode | null)?.name === 'pace-only' && typeof (mode as PaceOnlyMode).playerAbr === 'function') return mode as PaceOnlyMode;
-  throw new TypeError(`Sammy: mode ${String(mode)}: 'sammy' or paceOnly from 'sammy-pacing-shaka/pace-only'`);
-}
+/** `detach()` restores Shaka's own ABR from now on (its AbrManager at the next load). */
+export type SammyController = AdapterController;
 
 /** Call before `player.load()`: Shaka makes its AbrManager, and copies request filters, when a load starts. */
 export function attach(player: PlayerLike, options: SammyOptions = {}): SammyController {
   const { mode: requestedMode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
-  const paceOnlyMode = checkMode(requestedMode);
+  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode>(requestedMode, 'sammy-pacing-shaka/pace-only');
   const paceOnly = paceOnlyMode !== undefined;
   const mode: SammyMode = paceOnly ? 'pace-only' : 'sammy';
   // Null only once the player is destroyed.
