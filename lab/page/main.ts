@@ -1,40 +1,47 @@
 /**
- * The lab's player page. One real dash.js 5 player per page; the arm comes from the URL:
+ * The lab's player page, player-neutral: the measurements every arm fills alike (window.__lab:
+ * chunks with the server's report from Resource Timing, rendered qualities, stalls, Sammy's paces
+ * and phases, buffer samples, startup, errors, the HTTP version of every media request) and the
+ * play request. The player comes from its own module, imported only for its arms (`?player=`):
+ * dashjs.ts (default), shaka.ts, hlsjs.ts; each one sets its player up for `?arm=`.
  *
- *   ?arm=unpaced       dash.js default ABR, no CMCD: the control
- *   ?arm=dashjs-rtp    dash.js's own CMCD, including its built-in `rtp` formula
- *   ?arm=flat-cap      every request (manifest and startup included) carries rtp = 4 × top bitrate
- *   ?arm=sammy         the Sammy plugin with its defaults
- *   ?arm=pace-only     dash.js's own ABR (DYNAMIC) with Sammy's pace: the plugin's pace-only mode
- *
- * plus `mpd` (manifest URL) and `cap` (the flat cap in kbps, computed by the bench from the MPD so
- * it holds for the very first request), and `proto` (e.g. `h2`: the HTTP version every media request
- * must go over; each one that does not is recorded as a mismatch, which fails the run). The page
- * records what the bench measures into `window.__lab`.
+ * Parameters: `player`, `arm`, `mpd` (the DASH manifest), `m3u8` (the HLS multivariant playlist, for
+ * hls.js), `cap` (the flat cap in kbps, computed by the bench from the MPD so it holds for the very
+ * first request), `buf` (every player's buffer target, s), `proto` (e.g. `h2`: the HTTP version every
+ * media request must go over; each one that does not is recorded as a mismatch, which fails the
+ * run), `role`, `start=manual` (the bench presses play).
  */
-import { DEFAULT_MANIFEST_PATH, MEDIA_PATH, roundRtpKbps, withoutCmcd, writeRtp } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, MEDIA_PATH, withoutCmcd } from 'sammy-pacing-protocol';
 import { latestResourceEntry, readResourceReport, StallLog, type ResourceReport } from 'sammy-pacing-protocol/measure';
 import type { PageState } from '../src/page-state.js';
-import { attach } from 'sammy-pacing-dashjs';
-import { paceOnly } from 'sammy-pacing-dashjs/pace-only';
-import { MediaPlayer, type LogLevel } from 'dashjs';
+import type { ChunkReport, LabPage, LabPlayer, PageParams, SetupPlayer } from './lab-page.js';
 
-const LOG_LEVEL_WARNING = 3 as LogLevel;
+/** Each player's module, loaded on demand: a dash.js page never parses Shaka or hls.js. */
+const PLAYER_MODULES: Record<string, () => Promise<{ setup: SetupPlayer }>> = {
+  dashjs: () => import('./dashjs.js'),
+  shaka: () => import('./shaka.js'),
+  hlsjs: () => import('./hlsjs.js'),
+};
 
-const params = new URLSearchParams(location.search);
-const arm = params.get('arm') ?? 'unpaced';
-const mpd = params.get('mpd') ?? DEFAULT_MANIFEST_PATH;
-const capKbps = Number(params.get('cap') ?? '0');
-/** Buffer target for every arm alike (the bench's --buffer-seconds); absent: dash.js defaults. */
-const bufferSeconds = Number(params.get('buf') ?? 'NaN');
+const query = new URLSearchParams(location.search);
+const absolute = (url: string): string => new URL(url, location.href).href;
+const bufferSeconds = Number(query.get('buf') ?? 'NaN');
+const params: PageParams = {
+  arm: query.get('arm') ?? 'unpaced',
+  mpdUrl: absolute(query.get('mpd') ?? DEFAULT_MANIFEST_PATH),
+  m3u8Url: query.has('m3u8') ? absolute(query.get('m3u8')!) : undefined,
+  capKbps: Number(query.get('cap') ?? '0'),
+  bufferSeconds: bufferSeconds > 0 ? bufferSeconds : undefined,
+};
+const playerName = query.get('player') ?? 'dashjs';
 /** The HTTP version the media must go over (`h2` with the bench's --http2); absent: whatever it is, recorded. */
-const expectedProtocol = params.get('proto') ?? undefined;
+const expectedProtocol = query.get('proto') ?? undefined;
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
 const state: PageState = {
-  arm,
-  role: params.get('role') ?? 'main',
+  arm: params.arm,
+  role: query.get('role') ?? 'main',
   playRequestedAt: 0,
   stalls: [],
   qualities: [],
@@ -54,8 +61,8 @@ const stalls = new StallLog(state.stalls);
 performance.setResourceTimingBufferSize(100_000);
 
 /**
- * The HTTP version of every completed media request (manifest, init, segments: same origin, so
- * Resource Timing names it), counted as each entry lands; with `?proto=`, every other one is a mismatch.
+ * The HTTP version of every completed media request (manifest or playlists, init, segments: same
+ * origin, so Resource Timing names it), counted as each entry lands; with `?proto=`, every other one is a mismatch.
  */
 const MAX_MISMATCHES = 20;
 new PerformanceObserver((list) => {
@@ -71,98 +78,63 @@ new PerformanceObserver((list) => {
   }
 }).observe({ type: 'resource', buffered: true });
 
-const video = document.querySelector('video') as HTMLVideoElement;
-const player = MediaPlayer().create();
-player.updateSettings({ debug: { logLevel: LOG_LEVEL_WARNING } });
-if (bufferSeconds > 0) {
-  player.updateSettings({
-    streaming: { buffer: { bufferTimeAtTopQuality: bufferSeconds, bufferTimeAtTopQualityLongForm: bufferSeconds, bufferTimeDefault: bufferSeconds } },
-  });
-}
-
-switch (arm) {
-  case 'unpaced':
-    break;
-  case 'dashjs-rtp':
-    // dash.js's CMCD as shipped: all keys, `rtp` from its own formula (rtpSafetyFactor 5).
-    player.updateSettings({ streaming: { cmcd: { enabled: true, mode: 'query' } } });
-    break;
-  case 'flat-cap': {
-    if (!(capKbps > 0)) throw new Error('flat-cap needs ?cap=<kbps>');
-    const rtp = roundRtpKbps(capKbps);
-    player.addRequestInterceptor(async (request) => {
-      request.url = writeRtp({ url: request.url, headers: {} }, rtp, 'query').url;
-      return request;
-    });
-    break;
-  }
-  case 'sammy':
-  case 'pace-only': {
-    // pace-only: dash.js keeps its own ABR (DYNAMIC: BOLA, throughput, insufficient-buffer, abandon
-    // rules); Sammy adds its pace, initial phase and first pick from the history.
-    const sammy = attach(player, arm === 'pace-only' ? { enabled: true, mode: paceOnly } : { enabled: true });
-    sammy.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
-    sammy.on('decision', (d) => {
-      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
-    });
-    break;
-  }
-  default:
-    throw new Error(`unknown arm ${arm}`);
-}
-
-interface FragmentEvent {
-  request?: {
-    url?: string;
-    mediaType?: string;
-    type?: string;
-    bytesLoaded?: number;
-    duration?: number;
-    bandwidth?: number;
-    representation?: { bandwidth?: number };
-  };
-}
-
 /**
  * The request's Resource Timing entry, with the server's report on it. Its name is the URL as sent,
- * which carries the CMCD query the arm added (Sammy, dash.js's own CMCD, the flat cap), while
- * dash.js reports the URL without it.
+ * which carries the CMCD query the arm added (Sammy, a player's own CMCD, the flat cap), while a
+ * player may report the URL without it.
  */
 function serverReport(url: string): (ResourceReport & { protocol: string }) | undefined {
-  // Entry names are absolute; resolve the player's URL in case it is not.
-  const absolute = new URL(url, location.href).href;
-  const entry = latestResourceEntry(performance.getEntriesByType('resource') as PerformanceResourceTiming[], absolute, withoutCmcd);
+  const entry = latestResourceEntry(performance.getEntriesByType('resource') as PerformanceResourceTiming[], absolute(url), withoutCmcd);
   const report = entry && readResourceReport(entry, performance.timeOrigin);
   return report && { ...report, protocol: entry.nextHopProtocol };
 }
 
-player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
-  const r = e.request;
-  if (!r?.url || r.type !== 'MediaSegment') return;
-  const url = r.url;
-  // Resource Timing lands just after the loader's callback: read it on the next tick.
-  setTimeout(() => {
-    const s = serverReport(url);
-    const end = s?.finishedAt ?? epochNow();
-    state.chunks.push({
-      url,
-      mediaType: r.mediaType ?? '',
-      start: s?.requestedAt ?? end,
-      end,
-      bytes: s?.bytes ?? r.bytesLoaded ?? 0,
-      bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
-      segmentSeconds: r.duration ?? 0,
-      server: s?.report ?? {},
-      protocol: s?.protocol,
+const video = document.querySelector('video') as HTMLVideoElement;
+
+/** An error as text: players throw Errors, emit plain objects (Shaka's errors, dash.js's events), or anything. */
+function describe(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
+  }
+}
+
+const page: LabPage = {
+  video,
+  params,
+  chunk(c: ChunkReport) {
+    // Resource Timing lands just after the player's callback: read it on the next tick.
+    setTimeout(() => {
+      const s = serverReport(c.url);
+      const end = s?.finishedAt ?? epochNow();
+      state.chunks.push({
+        url: c.url,
+        mediaType: c.mediaType,
+        start: s?.requestedAt ?? end,
+        end,
+        bytes: s?.bytes ?? c.bytes ?? 0,
+        bitrateKbps: c.bitrateKbps,
+        segmentSeconds: c.segmentSeconds,
+        server: s?.report ?? {},
+        protocol: s?.protocol,
+      });
+    }, 50);
+  },
+  quality(kbps) {
+    state.qualities.push({ t: epochNow(), kbps });
+  },
+  error(e) {
+    state.errors.push(describe(e).slice(0, 500));
+  },
+  sammy(controller) {
+    controller.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
+    controller.on('decision', (d) => {
+      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
     });
-  }, 50);
-}) as never);
-
-player.on('qualityChangeRendered' as never, ((e: { mediaType?: string; newRepresentation?: { bandwidth?: number } }) => {
-  if (e.mediaType === 'video' && e.newRepresentation?.bandwidth) state.qualities.push({ t: epochNow(), kbps: e.newRepresentation.bandwidth / 1000 });
-}) as never);
-
-player.on('error' as never, ((e: unknown) => state.errors.push(JSON.stringify(e).slice(0, 500))) as never);
+  },
+};
 
 /** The requests that made up the startup delay, from Resource Timing (names without their query). */
 function startupRequests(until: number): PageState['startupRequests'] {
@@ -191,9 +163,11 @@ video.addEventListener('waiting', () => {
 video.addEventListener('ended', () => (state.ended = true));
 
 /** The play request: the startup delay counts from here. */
-function play(): void {
+function play(player: LabPlayer): void {
   state.playRequestedAt = epochNow();
-  player.initialize(video, mpd, true);
+  Promise.resolve()
+    .then(() => player.start())
+    .catch((e: unknown) => page.error(e));
   // The buffer over time (for the trace plots): seconds buffered ahead of the playhead.
   setInterval(() => {
     const b = video.buffered;
@@ -201,8 +175,24 @@ function play(): void {
     state.buffer!.push({ t: epochNow(), seconds: ahead });
   }, 500);
 }
-// `?start=manual`: the bench presses play once the page has settled, as a viewer clicks play some
-// time after the page loaded, so page-load work (script compile, renderer start) stays out of the
-// startup delay. Otherwise play at once.
-if (params.get('start') === 'manual') (window as unknown as { __labPlay: () => void }).__labPlay = play;
-else play();
+
+async function setUp(): Promise<LabPlayer | undefined> {
+  try {
+    const load = PLAYER_MODULES[playerName];
+    if (!load) throw new Error(`unknown player ${playerName} (${Object.keys(PLAYER_MODULES).join(', ')})`);
+    return await (await load()).setup(page);
+  } catch (e) {
+    page.error(e);
+    return undefined;
+  }
+}
+
+// The player module is loaded and set up before the play request: page-load work (script compile,
+// MediaSource attach for Shaka and hls.js) stays out of the startup delay. `?start=manual`: the bench
+// presses play once the page has settled, as a viewer clicks play some time after the page loaded;
+// otherwise play at once. A player that failed to set up still gets a play button, so the bench
+// waits for playback and fails the run with the page's error.
+const player = await setUp();
+const pressPlay = (): void => (player ? play(player) : undefined);
+if (query.get('start') === 'manual') (window as unknown as { __labPlay: () => void }).__labPlay = pressPlay;
+else pressPlay();

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// The lab page, bundled with dash.js and the plugin into lab/dist/page, served by the lab server.
+// The lab page, bundled into lab/dist/page and served by the lab server: the player-neutral entry, and one
+// chunk per player (dash.js, Shaka, hls.js, each with its adapter) that the entry imports only for its arms.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',

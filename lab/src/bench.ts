@@ -6,10 +6,10 @@ import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findVarnish } from '@sammy/varnish';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, ARM_SPECS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
 import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
-import { manifestFile } from './media.js';
+import { hlsMasterPath, manifestFile } from './media.js';
 import { plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
 import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
@@ -85,6 +85,10 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (!existsSync(join(PAGE_DIR, 'index.html'))) throw new Error(`lab page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
   const mpdFile = manifestFile(config.mediaDir, config.manifestPath);
   if (!existsSync(mpdFile)) throw new Error(`manifest ${mpdFile} not found`);
+  if (config.arms.some((a) => ARM_SPECS[a].player === 'hlsjs')) {
+    const master = manifestFile(config.mediaDir, hlsMasterPath(config.manifestPath));
+    if (!existsSync(master)) throw new Error(`the hls.js arms play ${master}, which is not there (the content generator writes it beside the MPD)`);
+  }
   // Before any namespace exists: a missing varnishd or tcp vmod fails here, with the install command.
   if (config.edge === 'varnish') findVarnish();
   const topKbps = topVideoKbps(mpdFile);

@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONGESTION_CONTROLS, isCongestionControl } from 'sammy-pacing-protocol';
+import { CONGESTION_CONTROLS, HLS_MASTER_NAME, isCongestionControl } from 'sammy-pacing-protocol';
 import {
   ARMS,
   BOTTLENECK_MBPS,
@@ -32,7 +32,7 @@ import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifes
 import { LAB_DIR } from './scripts.js';
 import { loadTrace, loadTraceDir, peakMbps, type LabTrace } from './traces.js';
 
-export const HELP = `Sammy lab bench: real Chromium + dash.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
+export const HELP = `Sammy lab bench: real Chromium + dash.js, Shaka Player or hls.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
 Linux, root (it creates network namespaces, and always removes them).
 
 usage: npm run bench:lab -- [flags]
@@ -40,7 +40,9 @@ usage: npm run bench:lab -- [flags]
   --runs N           runs per arm × neighbour (default ${DEFAULT_RUNS})
   --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
   --arms LIST        comma-separated: ${ARMS.join(', ')}
-                     (default ${DEFAULT_ARMS.join(',')}; with --trace/--traces ${TRACE_ARMS.join(',')})
+                     (default ${DEFAULT_ARMS.join(',')}; with --trace/--traces ${TRACE_ARMS.join(',')});
+                     shaka-*: Shaka Player 5 on the MPD, hlsjs-*: hls.js on the ${HLS_MASTER_NAME} beside it,
+                     the rest dash.js 5; each is compared with its own player's unpaced arm
   --neighbours LIST  comma-separated: ${NEIGHBOURS.join(', ')} (default udp,tcp,http,video)
   --edge NAME        what the players connect to: ${EDGES.join(', ')} (default none: the lab's origin itself;
                      varnish: varnishd with origin/varnish/sammy.vcl in front of it, in the server namespace)
@@ -65,8 +67,8 @@ usage: npm run bench:lab -- [flags]
   --udp-mbps R       the UDP neighbour's rate (default ${PAPER_NEIGHBOURS.udpRateMbps}, the paper's; with --trace/--traces 1/8 of each
                      trace's mean over the session, as the paper's 5 of 40 Mbit/s: 5 Mbit/s would fill a slow trace alone)
   --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
-  --buffer-seconds S   dash.js buffer target for every arm (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
-                       buffer, as the paper's control had; dash.js's own is 30 s at top quality)
+  --buffer-seconds S   buffer target of every arm's player (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
+                       buffer, as the paper's control had; dash.js's own is 30 s at top quality, Shaka's 10 s, hls.js's 30 s)
   --content-seconds S  length of the lab ladder (default ${LAB_LADDER.durationS}; encoded once, cached)
   --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
   --manifest PATH    play another ladder (e.g. ${DEFAULT_MANIFEST_PATH}, the origin's 60 s, 6 Mbps-top ladder)

@@ -6,20 +6,64 @@ import type { LabTrace } from './traces.js';
 
 /**
  * The players the paper compares (Section 5.5 and 6), and dash.js's own ABR with Sammy's pace
- * (`pace-only`, issue 14), selected on the lab page by `?arm=`.
+ * (`pace-only`, issue 14), selected on the lab page by `?arm=`; then Sammy's lower pace of issue 17
+ * (`sammy-buffer-aware`) and the Shaka Player and hls.js adapters, each next to its own player's
+ * unpaced control.
  */
-export const ARMS = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy', 'pace-only'] as const;
+export const ARMS = [
+  'unpaced',
+  'dashjs-rtp',
+  'flat-cap',
+  'sammy',
+  'pace-only',
+  'sammy-buffer-aware',
+  'shaka-unpaced',
+  'shaka-sammy',
+  'hlsjs-unpaced',
+  'hlsjs-sammy',
+] as const;
 export type Arm = (typeof ARMS)[number];
 
-export const ARM_LABELS: Record<Arm, string> = {
-  unpaced: 'dash.js default ABR, unpaced',
-  'dashjs-rtp': 'dash.js built-in CMCD rtp',
-  'flat-cap': 'flat cap 4× top bitrate',
-  sammy: 'Sammy (defaults)',
-  'pace-only': 'dash.js ABR + Sammy pace (pace-only)',
+/** The player an arm's page loads (its own module on the page, imported only for that arm). */
+export const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
+export type Player = (typeof PLAYERS)[number];
+
+export const PLAYER_LABELS: Record<Player, string> = {
+  dashjs: 'dash.js 5 (DASH)',
+  shaka: 'Shaka Player 5 (DASH)',
+  hlsjs: 'hls.js 1.7 (HLS)',
 };
 
-/** Arms a plain `bench:lab` runs (the paper's four); pace-only is asked for by name, and runs by default with traces. */
+export interface ArmSpec {
+  player: Player;
+  label: string;
+  /** What the report compares the arm with: its own player's unpaced control (itself for a control). */
+  control: Arm;
+  /** Sammy picks the bitrate and paces: the report judges it against the issue's targets. */
+  judged: boolean;
+}
+
+export const ARM_SPECS: Record<Arm, ArmSpec> = {
+  unpaced: { player: 'dashjs', label: 'dash.js default ABR, unpaced', control: 'unpaced', judged: false },
+  'dashjs-rtp': { player: 'dashjs', label: 'dash.js built-in CMCD rtp', control: 'unpaced', judged: false },
+  'flat-cap': { player: 'dashjs', label: 'flat cap 4× top bitrate', control: 'unpaced', judged: false },
+  sammy: { player: 'dashjs', label: 'Sammy (defaults = PRESETS.paper)', control: 'unpaced', judged: true },
+  'pace-only': { player: 'dashjs', label: 'dash.js ABR + Sammy pace (pace-only)', control: 'unpaced', judged: false },
+  'sammy-buffer-aware': { player: 'dashjs', label: 'Sammy PRESETS.bufferAware (issue 17, opt-in; not the defaults)', control: 'unpaced', judged: true },
+  'shaka-unpaced': { player: 'shaka', label: 'Shaka default ABR, unpaced', control: 'shaka-unpaced', judged: false },
+  'shaka-sammy': { player: 'shaka', label: 'Shaka + Sammy (defaults)', control: 'shaka-unpaced', judged: true },
+  'hlsjs-unpaced': { player: 'hlsjs', label: 'hls.js default ABR, unpaced', control: 'hlsjs-unpaced', judged: false },
+  'hlsjs-sammy': { player: 'hlsjs', label: 'hls.js + Sammy (defaults)', control: 'hlsjs-unpaced', judged: true },
+};
+
+export const ARM_LABELS = Object.fromEntries(ARMS.map((a) => [a, ARM_SPECS[a].label])) as Record<Arm, string>;
+
+/** Arms in the report's order: by player (dash.js, Shaka, hls.js), as asked within each. */
+export function armsByPlayer(arms: readonly Arm[]): Arm[] {
+  return PLAYERS.flatMap((p) => arms.filter((a) => ARM_SPECS[a].player === p));
+}
+
+/** Arms a plain `bench:lab` runs (the paper's four); the others are asked for by name (pace-only runs by default with traces). */
 export const DEFAULT_ARMS: readonly Arm[] = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'];
 /** With --trace/--traces: the issue's four arms. */
 export const TRACE_ARMS: readonly Arm[] = ['unpaced', 'sammy', 'pace-only', 'dashjs-rtp'];
@@ -117,7 +161,10 @@ export interface BenchConfig {
   mediaDir: string;
   /** Length of the content, seconds, when the bench makes its own ladder (undefined: the origin's default ladder). */
   contentSeconds?: number;
-  /** dash.js buffer target (bufferTimeAtTopQuality, its long-form twin and bufferTimeDefault), seconds; undefined: dash.js's defaults. */
+  /**
+   * Every player's buffer target, seconds: dash.js's bufferTimeAtTopQuality (its long-form twin and
+   * bufferTimeDefault), Shaka's streaming.bufferingGoal, hls.js's maxBufferLength; undefined: each player's defaults.
+   */
   bufferSeconds?: number;
   /** The bulk TCP flow starts this long after playback starts (paper: 10 s). */
   tcpStartAfterPlaybackSeconds: number;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/test-content';
-import { DEFAULT_MANIFEST_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME } from 'sammy-pacing-protocol';
 
 export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
 
@@ -33,6 +33,11 @@ export function labLadderManifestPath(seconds: number): string {
 /** The file a manifest path on the lab server maps to: its `/media/` prefix is `mediaRoot`. */
 export function manifestFile(mediaRoot: string, manifestPath: string): string {
   return join(mediaRoot, manifestPath.replace(/^\/media\//, ''));
+}
+
+/** The HLS multivariant playlist the content generator writes beside a ladder's MPD (same segments): what the hls.js arms play. */
+export function hlsMasterPath(manifestPath: string): string {
+  return manifestPath.replace(/[^/]*$/, HLS_MASTER_NAME);
 }
 
 /** Makes sure the manifest exists, encoding the lab ladder (at `contentSeconds`) or the origin's default ladder when it is one of those. */

@@ -1,8 +1,9 @@
 /**
  * Aggregation across runs and the Markdown report: arms × metrics per neighbour (median and
- * range over runs), then Sammy against unpaced next to the paper and the issue's targets.
+ * range over runs), arms grouped by player, then each arm against its own player's unpaced control,
+ * Sammy's arms next to the paper and the issue's targets.
  */
-import { ARM_LABELS, NEIGHBOUR_LABELS, PAPER_RTT_MS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, ARM_SPECS, armsByPlayer, NEIGHBOUR_LABELS, PAPER_RTT_MS, PLAYER_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
@@ -107,6 +108,7 @@ export function summarise(metrics: RunMetrics[], arms: Arm[], neighbours: Array<
 
 export interface Comparison {
   target: Target;
+  /** The control's value (its player's unpaced arm). */
   unpaced?: number;
   sammy?: number;
   changePercent?: number;
@@ -137,16 +139,17 @@ function valueFor(t: Target, s: ArmSummary | undefined): number | undefined {
   }
 }
 
-export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: Arm = 'sammy'): Comparison[] {
+/** `other` against `control` (by default its own player's unpaced arm), target by target. */
+export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: Arm = 'sammy', control: Arm = ARM_SPECS[other].control): Comparison[] {
   const find = (arm: Arm, n: Neighbour | 'all') => summaries.find((s) => s.arm === arm && s.neighbour === n);
   const total = (arm: Arm) => {
     const rs = metrics.filter((m) => m.arm === arm);
     return rs.length ? rs.reduce((a, m) => a + m.rebufferCount, 0) : undefined;
   };
-  const rebuffers = { sammyRebuffers: total(other), unpacedRebuffers: total('unpaced') };
+  const rebuffers = { sammyRebuffers: total(other), unpacedRebuffers: total(control) };
   return TARGETS.map((target) => {
     const n = target.neighbour ?? 'all';
-    const u = valueFor(target, find('unpaced', n));
+    const u = valueFor(target, find(control, n));
     const s = valueFor(target, find(other, n));
     const change = percentChange(u, s);
     return { target, unpaced: u, sammy: s, changePercent: change, verdict: judge(target, change, rebuffers) };
@@ -161,7 +164,9 @@ export function renderMarkdown(input: {
 }): string {
   const { config, env, metrics } = input;
   const neighbours = config.neighbours.filter((n) => metrics.some((m) => m.neighbour === n));
-  const summaries = summarise(metrics, config.arms, ['all', ...neighbours]);
+  // Grouped by player, so each player's arms sit together next to its own control.
+  const arms = armsByPlayer(config.arms);
+  const summaries = summarise(metrics, arms, ['all', ...neighbours]);
   const L: string[] = [];
   const bdp = (env.rateMbps * 1e6 * (PAPER_RTT_MS / 1000)) / 8;
   L.push(
@@ -191,7 +196,7 @@ export function renderMarkdown(input: {
     `Server congestion control: ${env.cc} (${env.ccPinnedBy}); bulk TCP neighbour: ${config.neighbourCc}. ` +
       `Top video bitrate ${env.topVideoKbps} kbps (paper: 3300); flat cap ${env.capKbps} kbps. ` +
       `Sessions of ${config.durationSeconds} s from the play request; ${config.runs} run(s) per arm × neighbour; seed ${config.seed}. ` +
-      `Content ${config.manifestPath}${config.contentSeconds ? ` (${config.contentSeconds} s)` : ''}; dash.js buffer target ${config.bufferSeconds ?? 'default (30 s at top quality)'}${config.bufferSeconds ? ' s' : ''}. ` +
+      `Content ${config.manifestPath}${config.contentSeconds ? ` (${config.contentSeconds} s)` : ''}; buffer target of every player ${config.bufferSeconds ? `${config.bufferSeconds} s` : "the player's default (dash.js 30 s at top quality, Shaka 10 s, hls.js 30 s)"}. ` +
       `Kernel ${env.kernel}; ${env.chromium}.`,
     '',
   );
@@ -201,6 +206,14 @@ export function renderMarkdown(input: {
     L.push('');
   }
   L.push('Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.', '');
+  const players = [...new Set(arms.map((a) => ARM_SPECS[a].player))];
+  if (players.length > 1 || players[0] !== 'dashjs') {
+    L.push(
+      `Players: ${players.map((p) => PLAYER_LABELS[p]).join(', ')}. Each arm is compared with its own player's unpaced control. ` +
+        (players.includes('hlsjs') ? "hls.js's bitrate is its variant's BANDWIDTH, which in HLS counts the audio rendition too (on the lab ladder ~130 kbps above the DASH players' video bitrate)." : ''),
+      '',
+    );
+  }
 
   for (const n of ['all' as const, ...neighbours]) {
     const rows = summaries.filter((s) => s.neighbour === n);
@@ -208,40 +221,40 @@ export function renderMarkdown(input: {
     const title = n === 'all' ? 'Video metrics, all runs of each arm' : `Neighbour: ${NEIGHBOUR_LABELS[n]}`;
     L.push(`## ${title}`, '');
     const nm = n === 'all' || n === 'none' ? undefined : metrics.find((m) => m.neighbour === n)?.neighbourMetric;
-    const head = ['arm', 'runs', ...COLUMNS.map(([, h]) => h)];
+    const head = ['player', 'arm', 'runs', ...COLUMNS.map(([, h]) => h)];
     if (nm) head.push(`${nm.name} p50 (${nm.unit})`, `p95`, `mean`);
     L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const r of rows) {
-      const cells = [ARM_LABELS[r.arm], String(r.runs), ...COLUMNS.map(([k, , d]) => (k === 'medianPaceKbps' ? cell(r.metrics[k], d, 1 / 1000) : cell(r.metrics[k], d)))];
+      const cells = [PLAYER_LABELS[ARM_SPECS[r.arm].player], ARM_LABELS[r.arm], String(r.runs), ...COLUMNS.map(([k, , d]) => (k === 'medianPaceKbps' ? cell(r.metrics[k], d, 1 / 1000) : cell(r.metrics[k], d)))];
       if (nm) cells.push(cell(r.neighbourP50, 2), cell(r.neighbourP95, 2), cell(r.neighbourMean, 2));
       L.push(`| ${cells.join(' | ')} |`);
     }
     L.push('');
   }
 
-  if (config.arms.includes('unpaced')) {
-    for (const other of config.arms.filter((a) => a !== 'unpaced')) {
-      const cmp = compare(summaries, metrics, other);
-      const isSammy = other === 'sammy';
-      L.push(`## ${ARM_LABELS[other]} against unpaced${isSammy ? ': the issue\'s targets' : ''}`, '');
-      L.push(`| metric | unpaced | ${other} | change | paper (lab) | ${isSammy ? 'target | verdict |' : ''}`);
-      L.push(`|---|---|---|---|---|${isSammy ? '---|---|' : ''}`);
-      for (const c of cmp) {
-        if (c.unpaced === undefined && c.sammy === undefined) continue;
-        const { unit, digits: d } = c.target;
-        const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? ''].filter(Boolean).join(', ');
-        const row = [c.target.what, `${fmt(c.unpaced, d)} ${unit}`, `${fmt(c.sammy, d)} ${unit}`, c.target.id === 'rebuffers' ? '' : signed(c.changePercent), paper || '—'];
-        if (isSammy) row.push(c.target.targetText, c.verdict.text);
-        L.push(`| ${row.join(' | ')} |`);
-      }
-      L.push('');
+  // Every arm against its own player's unpaced control, when that ran; Sammy's arms next to the issue's targets.
+  for (const other of arms.filter((a) => ARM_SPECS[a].control !== a && arms.includes(ARM_SPECS[a].control))) {
+    const control = ARM_SPECS[other].control;
+    const cmp = compare(summaries, metrics, other, control);
+    const judged = ARM_SPECS[other].judged;
+    L.push(`## ${ARM_LABELS[other]} against ${control}${judged ? ": the issue's targets" : ''}`, '');
+    L.push(`| metric | ${control} | ${other} | change | paper (lab) | ${judged ? 'target | verdict |' : ''}`);
+    L.push(`|---|---|---|---|---|${judged ? '---|---|' : ''}`);
+    for (const c of cmp) {
+      if (c.unpaced === undefined && c.sammy === undefined) continue;
+      const { unit, digits: d } = c.target;
+      const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? ''].filter(Boolean).join(', ');
+      const row = [c.target.what, `${fmt(c.unpaced, d)} ${unit}`, `${fmt(c.sammy, d)} ${unit}`, c.target.id === 'rebuffers' ? '' : signed(c.changePercent), paper || '—'];
+      if (judged) row.push(c.target.targetText, c.verdict.text);
+      L.push(`| ${row.join(' | ')} |`);
     }
+    L.push('');
   }
 
   if (env.traces) {
     L.push(
       ...renderTraceSection({
-        metrics, arms: config.arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
+        metrics, arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
         queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps,
       }),
     );

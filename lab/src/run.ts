@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { CONGESTION_CONTROL_HEADER, RECORDS_PATH } from 'sammy-pacing-protocol';
-import type { Arm, BenchConfig, Neighbour } from './config.js';
+import { ARM_SPECS, type Arm, type BenchConfig, type Neighbour } from './config.js';
 import type { LabCertificate } from './lab-certificate.js';
 import type { PageState, RawRun, RunTrace, TcpNeighbourResult, HttpFetch, HttpVersion, RunProtocol } from './measurements.js';
 import type { LabTrace } from './traces.js';
 import { countBy, protocolText, queueDelayMs, startupDelayMs } from './measurements.js';
+import { hlsMasterPath } from './media.js';
 import { inNs, lastLine, sleep, start, waitForLine, type Child } from './processes.js';
 import type { Progress } from './progress.js';
 import { QueueMonitor } from './queue-monitor.js';
@@ -66,8 +67,11 @@ export function serverOrigin(config: BenchConfig): string {
   return `${config.http2 ? 'https' : 'http'}://${SERVER_IP}:${SERVER_PORT}`;
 }
 
-function pageUrl(arm: Arm, role: string, ctx: RunContext): string {
-  const q = new URLSearchParams({ arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps), start: 'manual' });
+export function pageUrl(arm: Arm, role: string, ctx: Pick<RunContext, 'config' | 'capKbps'>): string {
+  const { player } = ARM_SPECS[arm];
+  const q = new URLSearchParams({ player, arm, role, mpd: ctx.config.manifestPath, cap: String(ctx.capKbps), start: 'manual' });
+  // hls.js plays the HLS playlists of the same segments, written beside the MPD.
+  if (player === 'hlsjs') q.set('m3u8', hlsMasterPath(ctx.config.manifestPath));
   if (ctx.config.bufferSeconds !== undefined) q.set('buf', String(ctx.config.bufferSeconds));
   // The page checks that every media request went over it (Resource Timing nextHopProtocol).
   if (ctx.config.http2) q.set('proto', 'h2');

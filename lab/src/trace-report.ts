@@ -1,9 +1,9 @@
 /**
  * The report's trace section (--trace, --traces): per trace and per family, each arm's quality of
- * experience and traffic, each arm against unpaced next to the issue's targets, and how closely the
+ * experience and traffic, each arm against its player's unpaced control next to the issue's targets, and how closely the
  * delay line's link followed each trace.
  */
-import { ARM_LABELS, type Arm } from './config.js';
+import { ARM_LABELS, ARM_SPECS, type Arm } from './config.js';
 import type { RunMetrics } from './measurements.js';
 import { mean, percentChange } from './stats.js';
 
@@ -97,13 +97,13 @@ function tableRow(r: TraceGroupRow): string {
   ].join(' | ')} |`;
 }
 
-/** The issue's targets for one arm against unpaced on one family. */
+/** The issue's targets for one arm against its player's unpaced control on one family. */
 function verdicts(u: TraceGroupRow, a: TraceGroupRow, topVideoKbps: number): string[] {
   const out: string[] = [];
   const rr = (a.rebufferRatio ?? 0) - (u.rebufferRatio ?? 0);
   out.push(rr <= 1e-9 ? 'rebuffer ratio: met' : `rebuffer ratio: missed by ${(rr * 100).toFixed(2)} pp`);
   const br = u.meanBitrateKbps && a.meanBitrateKbps ? a.meanBitrateKbps / u.meanBitrateKbps : undefined;
-  out.push(br === undefined ? 'bitrate: n/a' : br >= 0.98 ? `bitrate ${(br * 100).toFixed(1)}%: met` : `bitrate ${(br * 100).toFixed(1)}% of unpaced: missed by ${((0.98 - br) * 100).toFixed(1)} pp`);
+  out.push(br === undefined ? 'bitrate: n/a' : br >= 0.98 ? `bitrate ${(br * 100).toFixed(1)}%: met` : `bitrate ${(br * 100).toFixed(1)}% of the control: missed by ${((0.98 - br) * 100).toFixed(1)} pp`);
   const sw = (a.qualitySwitches ?? 0) - (u.qualitySwitches ?? 0);
   out.push(sw <= 1e-9 ? 'switches: met' : `switches: missed, ${sw.toFixed(1)} more per run`);
   const rich = (u.traceMbps ?? 0) * 1000 > 3 * topVideoKbps;
@@ -156,11 +156,13 @@ export function renderTraceSection(input: {
     const fr = rows.filter((r) => r.level === 'family' && r.group === family);
     for (const r of fr) L.push(tableRow(r));
     L.push('');
-    const u = fr.find((r) => r.arm === 'unpaced');
-    if (u) {
-      for (const a of fr.filter((r) => r.arm !== 'unpaced')) L.push(`- ${ARM_LABELS[a.arm]} against unpaced: ${verdicts(u, a, input.topVideoKbps).join('; ')}`);
-      L.push('');
-    }
+    // Each arm against its own player's unpaced control, when that ran on this family.
+    const lines = fr.flatMap((a) => {
+      const control = ARM_SPECS[a.arm].control;
+      const u = fr.find((r) => r.arm === control);
+      return u && control !== a.arm ? [`- ${ARM_LABELS[a.arm]} against ${control}: ${verdicts(u, a, input.topVideoKbps).join('; ')}`] : [];
+    });
+    if (lines.length) L.push(...lines, '');
   }
 
   L.push('### Per trace', '');
