@@ -6,7 +6,8 @@ const LOCAL_ORIGIN = 'http://localhost:8080';
 export default defineConfig({
   // Relative asset URLs: the built page works under any path the origin mounts it at.
   base: './',
-  // dash.js alone is ~800 kB minified and the page needs it at once: no point splitting it.
+  // One chunk per player (src/players/load.ts imports each dynamically); each player library is
+  // 0.5-0.9 MB minified and loaded whole by the page that plays it, so the warning limit is above that.
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1200 },
   // `vite` dev: forward media and delivery records to a running origin so the page stays same-origin.
   server: {

@@ -1,10 +1,11 @@
-import { CONGESTION_CONTROLS, isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
-import type { CmcdMode } from 'sammy-pacing-dashjs';
+import { CONGESTION_CONTROLS, isCongestionControl, type CmcdMode, type CongestionControl } from 'sammy-pacing-protocol';
 import { byId } from './dom.js';
+import { isPlayerName, PLAYER_LABELS, PLAYER_NAMES, type PlayerName } from './players/player.js';
 import { normaliseOrigin, type DemoState } from './url-state.js';
 
 /** What the page does when a control changes. A returned string is an error to show by the control. */
 export interface ControlHandlers {
+  player(name: PlayerName): void;
   sammy(on: boolean): void;
   multiplier(name: 'c0' | 'c1', value: number): string | undefined;
   congestionControl(cc: CongestionControl | undefined): void;
@@ -15,15 +16,27 @@ export interface ControlHandlers {
 const SERVER_DEFAULT = '';
 
 /** Binds the settings forms: fills them from the state, and calls a handler on each change. */
-export function bindControls(state: DemoState, current: { c0: number; c1: number }, handlers: ControlHandlers): {
+export function bindControls(
+  state: DemoState,
+  current: { c0: number; c1: number },
+  pageOrigin: string,
+  handlers: ControlHandlers,
+): {
   /** Shows a refused c0/c1 in its field, marked invalid, with the plugin's message. */
   showRefused(name: 'c0' | 'c1', value: number, message: string): void;
 } {
+  const player = byId('player', HTMLSelectElement);
   const sammy = byId('sammy', HTMLInputElement);
   const cc = byId('cc', HTMLSelectElement);
   const cmcd = byId('cmcd', HTMLSelectElement);
   const origin = byId('origin', HTMLInputElement);
   const originError = byId('origin-error', HTMLParagraphElement);
+
+  player.append(...PLAYER_NAMES.map((name) => new Option(PLAYER_LABELS[name], name)));
+  player.value = state.player;
+  player.addEventListener('change', () => {
+    if (isPlayerName(player.value)) handlers.player(player.value);
+  });
 
   sammy.checked = state.sammy;
   sammy.addEventListener('change', () => handlers.sammy(sammy.checked));
@@ -52,6 +65,8 @@ export function bindControls(state: DemoState, current: { c0: number; c1: number
   }
 
   origin.value = state.origin;
+  // Empty means the server of this page, whatever scheme and port it was loaded from.
+  origin.placeholder = pageOrigin;
   byId('origin-form', HTMLFormElement).addEventListener('submit', (event) => {
     event.preventDefault();
     const normalised = normaliseOrigin(origin.value);

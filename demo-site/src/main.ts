@@ -1,16 +1,16 @@
-import { attach, SammyConfigError, type MediaKind, type SammyDecision, type SegmentSample } from 'sammy-pacing-dashjs';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
+import type { ResourceReport } from 'sammy-pacing-protocol/measure';
 import './styles.css';
 import { Charts, type Interval } from './charts.js';
 import { bindControls } from './controls.js';
-import { createDashPlayer } from './dash-player.js';
 import { followDeliveryRecords, OwnRecords } from './delivery-records-feed.js';
 import { installDemoHook, type RecordsFeed } from './demo-hook.js';
 import { byId } from './dom.js';
 import { GraphData } from './graph-data.js';
-import { manifestUrl, recordEventsUrl } from './origin-url.js';
+import { recordEventsUrl, sourceUrl } from './origin-url.js';
+import { loadPlayer } from './players/load.js';
+import { isSammyConfigError, PLAYER_LABELS, type MediaKind, type SammyDecision, type SegmentSample } from './players/player.js';
 import { RequestedSegments } from './requested-segments.js';
-import type { ResourceReport } from 'sammy-pacing-protocol/measure';
 import { watchServerTiming } from './server-timing-feed.js';
 import { DemoSession } from './session.js';
 import { SummaryPanel } from './summary-panel.js';
@@ -28,16 +28,42 @@ const phaseLabel = byId('phase', HTMLSpanElement);
 const deliveryLabel = byId('delivery-source', HTMLSpanElement);
 const ccLabel = byId('cc-effective', HTMLElement);
 
-const player = createDashPlayer(() => state.cc);
-const sammy = attach(player, { enabled: state.sammy, cmcdMode: state.cmcd });
-
 const graph = new GraphData();
 const requested = new RequestedSegments();
 let session = new DemoSession(state.sammy);
 let sessionStartedAt = Date.now();
 let recordsFeed: RecordsFeed = 'unavailable';
 let stopRecords: (() => void) | undefined;
-let initialised = false;
+
+const errorListeners = new Set<(message: string) => void>();
+
+function showPlayerError(message: string): void {
+  status.textContent = message;
+  for (const listener of errorListeners) listener(message);
+}
+
+/** Playback waits for data. Waiting for a seek, or at the very end before the loop, is no rebuffer. */
+function onWaiting(): void {
+  const atEnd = video.ended || video.currentTime >= video.duration - 0.25;
+  if (!video.seeking && !atEnd) session.waiting(Date.now());
+}
+
+// Only the chosen player's code is downloaded (a chunk per player).
+status.textContent = `Loading ${PLAYER_LABELS[state.player]}…`;
+const player = await loadPlayer(state.player, {
+  video,
+  sammy: { enabled: state.sammy, cmcdMode: state.cmcd },
+  congestionControl: () => state.cc,
+  onError: showPlayerError,
+  onBuffering(on) {
+    if (on) onWaiting();
+    else if (session.started) session.playing(Date.now());
+  },
+}).catch((error: unknown) => {
+  status.textContent = `Could not load ${PLAYER_LABELS[state.player]}: ${String(error)}`;
+  throw error;
+});
+const sammy = player.sammy;
 
 function saveState(): void {
   history.replaceState(history.state, '', `${location.pathname}?${serialiseDemoState(state)}${location.hash}`);
@@ -48,7 +74,7 @@ function applyMultiplier(name: 'c0' | 'c1', value: number): string | undefined {
   try {
     sammy.update({ [name]: value });
   } catch (error) {
-    if (!(error instanceof SammyConfigError)) throw error;
+    if (!isSammyConfigError(error)) throw error;
     return `${error.message} Still using ${name} = ${sammy.parameters[name]}.`;
   }
   state[name] = value;
@@ -109,25 +135,13 @@ function startSession(): void {
   const recordsUrl = recordEventsUrl(state.origin, location.origin);
   setRecordsFeed(recordsUrl ? 'following' : 'unavailable');
   if (recordsUrl) stopRecords = followDeliveryRecords(recordsUrl, onRecord, () => setRecordsFeed('unavailable'));
-  const url = manifestUrl(state.origin, location.origin);
   session.playRequested(Date.now());
-  if (initialised) {
-    player.attachSource(url);
-  } else {
-    player.initialize(video, url, true);
-    initialised = true;
-  }
+  player.load(sourceUrl(player.format, state.origin, location.origin));
 }
 
 function sampleBufferLevel(): void {
-  if (!initialised || !player.isReady()) return;
-  let level: number;
-  try {
-    level = player.getBufferLength('video');
-  } catch {
-    return; // No video stream yet.
-  }
-  if (Number.isFinite(level)) graph.series.bufferLevel.push(Date.now(), level);
+  const level = player.bufferLevelSeconds();
+  if (level !== undefined && Number.isFinite(level)) graph.series.bufferLevel.push(Date.now(), level);
 }
 
 function pacedIntervals(now: number): Interval[] {
@@ -144,7 +158,11 @@ function showPhase(): void {
 }
 
 // Controls: each change applies to the next request and is written to the URL.
-const controls = bindControls(state, sammy.parameters, {
+const controls = bindControls(state, sammy.parameters, location.origin, {
+  player(name) {
+    // One player per page: a new page with the new player, every other setting kept.
+    location.assign(`${location.pathname}?${serialiseDemoState({ ...state, player: name })}${location.hash}`);
+  },
   sammy(on) {
     sammy.setEnabled(on);
     session.setPaced(Date.now(), on);
@@ -183,22 +201,10 @@ sammy.on('sample', onSample);
 sammy.on('phase', showPhase);
 showPhase();
 watchServerTiming(onServerTiming);
-player.on('error', (e) => {
-  const detail = (e as { error?: { message?: string; code?: number } }).error;
-  status.textContent = `Player error${detail?.code !== undefined ? ` ${detail.code}` : ''}: ${detail?.message ?? 'see the network panel'}`;
-});
-// The default ladder is a minute long and the buffer holds half of it: loop, so segments keep
-// flowing and a paced and an unpaced run can both be watched in one session.
-player.on('playbackEnded', () => {
-  player.seek(0);
-  player.play();
-});
+// The default ladder is a minute long and the buffer holds half of it: every player loops, so
+// segments keep flowing and a paced and an unpaced run can both be watched in one session.
 video.addEventListener('playing', () => session.playing(Date.now()));
-video.addEventListener('waiting', () => {
-  // Waiting for a seek, or at the very end before the loop, is no rebuffer.
-  const atEnd = video.ended || video.currentTime >= video.duration - 0.25;
-  if (!video.seeking && !atEnd) session.waiting(Date.now());
-});
+video.addEventListener('waiting', onWaiting);
 
 const charts = new Charts(
   graph,
@@ -214,8 +220,13 @@ function refresh(): void {
 }
 
 installDemoHook({
-  player,
+  playerName: player.name,
+  player: player.raw,
   sammy,
+  onPlayerError(listener) {
+    errorListeners.add(listener);
+    return () => errorListeners.delete(listener);
+  },
   series: () => graph.counts(),
   summary: () => session.summary(Date.now()),
   state: () => ({ ...state }),

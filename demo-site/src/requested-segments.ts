@@ -1,4 +1,4 @@
-import type { MediaKind } from 'sammy-pacing-dashjs';
+import type { MediaKind } from './players/player.js';
 import { pathOf } from 'sammy-pacing-protocol';
 
 /**

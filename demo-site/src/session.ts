@@ -1,4 +1,4 @@
-import type { SegmentSample } from 'sammy-pacing-dashjs';
+import type { SegmentSample } from './players/player.js';
 import { mean, median, relativeChange, StallLog, totalStallTime, type StallInterval } from 'sammy-pacing-protocol/measure';
 import { RunLog, type Run } from './runs.js';
 

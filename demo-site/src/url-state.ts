@@ -1,14 +1,16 @@
-import { isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
-import type { CmcdMode } from 'sammy-pacing-dashjs';
+import { isCongestionControl, type CmcdMode, type CongestionControl } from 'sammy-pacing-protocol';
+import { isPlayerName, type PlayerName } from './players/player.js';
 
 /**
  * Everything a viewer can change on the page. It lives in the URL so a view can be shared:
- * `?origin=…&sammy=on|off&c0=…&c1=…&cc=…&cmcd=query|header`.
+ * `?player=dashjs|shaka|hlsjs&origin=…&sammy=on|off&c0=…&c1=…&cc=…&cmcd=query|header`.
  */
 export interface DemoState {
-  /** Base URL of the origin (or a full `.mpd` URL); '' = the origin serving this page. */
+  /** The player the page plays with; changing it loads the page anew. */
+  player: PlayerName;
+  /** Base URL of the origin (or a full `.mpd` or `.m3u8` URL); '' = the origin serving this page. */
   origin: string;
-  /** Sammy on (paced) or off (dash.js's own ABR, no rtp). */
+  /** Sammy on (paced) or off (the player's own ABR, no rtp). */
   sammy: boolean;
   /** Pace multiplier at an empty buffer; undefined = the plugin's default. */
   c0: number | undefined;
@@ -20,6 +22,7 @@ export interface DemoState {
 }
 
 export const DEFAULT_STATE: Readonly<DemoState> = Object.freeze({
+  player: 'dashjs',
   origin: '',
   sammy: true,
   c0: undefined,
@@ -58,7 +61,9 @@ export function parseDemoState(search: string | URLSearchParams): DemoState {
   const sammy = params.get('sammy');
   const cc = params.get('cc');
   const cmcd = params.get('cmcd');
+  const player = params.get('player');
   return {
+    player: isPlayerName(player) ? player : DEFAULT_STATE.player,
     origin: normaliseOrigin(params.get('origin') ?? '') ?? DEFAULT_STATE.origin,
     sammy: sammy === 'off' ? false : sammy === 'on' ? true : DEFAULT_STATE.sammy,
     c0: parseNumber(params.get('c0')),
@@ -71,6 +76,7 @@ export function parseDemoState(search: string | URLSearchParams): DemoState {
 /** Writes the state as a query string (without `?`), in a fixed order, omitting defaults. */
 export function serialiseDemoState(state: DemoState): string {
   const params = new URLSearchParams();
+  if (state.player !== DEFAULT_STATE.player) params.set('player', state.player);
   if (state.origin !== DEFAULT_STATE.origin) params.set('origin', state.origin);
   params.set('sammy', state.sammy ? 'on' : 'off');
   if (state.c0 !== undefined) params.set('c0', String(state.c0));

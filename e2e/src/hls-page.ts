@@ -48,12 +48,13 @@ const PAGE = `<!doctype html>
   window.__stalls = 0;
   video.addEventListener('waiting', () => { if (window.__e2e && window.__e2e.playingAt) window.__stalls++; });
   window.sammyDemo = {
+    playerName: 'hlsjs',
+    player: hls,
     sammy,
-    player: {
-      on(type, listener) {
-        if (type === 'error') hls.on(Hls.Events.ERROR, (_event, data) => { if (data.fatal) listener(data.type + ': ' + data.details); });
-      },
-      reset() { hls.destroy(); },
+    onPlayerError(listener) {
+      const onError = (_event, data) => { if (data.fatal) listener(data.type + ': ' + data.details); };
+      hls.on(Hls.Events.ERROR, onError);
+      return () => hls.off(Hls.Events.ERROR, onError);
     },
   };
   // Absolute: hls.js 1.7.4 builds the multivariant playlist's CMCD with new URL(the URL as given),

@@ -104,8 +104,8 @@ export interface WatchedPage {
 
 /**
  * Installs the watchers before the page loads. With `demoHook`, subscribes to the demo's
- * `window.sammyDemo` before dash.js can issue a request: module scripts run before DOMContentLoaded,
- * and the first segment request needs the manifest fetched and parsed first.
+ * `window.sammyDemo` before the player can issue a request: the demo announces its hook
+ * (`sammy-demo-ready`) before it loads the manifest.
  */
 export async function watchPage(page: Page, options: { demoHook: boolean }): Promise<WatchedPage> {
   const requests: CapturedRequest[] = [];
@@ -139,16 +139,20 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     // Media events do not bubble; a capturing listener on the document still sees them first.
     document.addEventListener('playing', () => (log.playingAt ??= Date.now()), true);
     if (!demoHook) return;
-    document.addEventListener('DOMContentLoaded', () => {
+    let subscribed = false;
+    const subscribe = (): void => {
       const hook = window.sammyDemo;
-      if (!hook) {
-        log.playerErrors.push('window.sammyDemo is missing');
-        return;
-      }
+      if (subscribed || !hook) return;
+      subscribed = true;
       hook.sammy.on('decision', (d) => log.decisions.push(d));
       hook.sammy.on('sample', (s) => log.samples.push(s));
-      hook.player.on('error', (e) => log.playerErrors.push(JSON.stringify(e)));
-    });
+      hook.onPlayerError((message) => log.playerErrors.push(message));
+    };
+    // The demo page installs its hook once the chosen player's chunk has loaded (after
+    // DOMContentLoaded, before the first request) and says so; a page with a hook of its own may
+    // set it before DOMContentLoaded.
+    window.addEventListener('sammy-demo-ready', subscribe);
+    document.addEventListener('DOMContentLoaded', subscribe);
   }, options.demoHook);
   return {
     requests,
@@ -159,7 +163,11 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
 
 /** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */
 interface SammyDemoHookLike {
-  player: { on(type: string, listener: (e: unknown) => void): void; reset(): void };
+  /** 'dashjs', 'shaka' or 'hlsjs'. */
+  playerName: string;
+  /** The player library's own object. */
+  player: unknown;
+  onPlayerError(listener: (message: string) => void): () => void;
   sammy: {
     on(event: 'decision', listener: (d: SammyDecision) => void): () => void;
     on(event: 'sample', listener: (s: SegmentSample) => void): () => void;
@@ -168,6 +176,10 @@ interface SammyDemoHookLike {
     readonly parameters: { readonly beta: number; readonly lookaheadSeconds: number };
   };
   series(): Record<string, number>;
+  /** What the summary panel shows (the demo's SessionSummary, the fields tests read). */
+  summary(): { chunks: number; startupDelayMs: number | undefined; runs: unknown[] };
+  /** The settings in effect, as the URL gives them. */
+  state(): Record<string, unknown>;
   /** 'following' the origin's delivery records, or 'unavailable'. */
   deliveryRecords(): string;
 }

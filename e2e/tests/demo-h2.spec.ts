@@ -242,7 +242,9 @@ async function stopPlayerBetweenRequests(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       if ((window as unknown as { __mediaInFlight: number }).__mediaInFlight !== 0) return false;
-      window.sammyDemo!.player.reset();
+      const hook = window.sammyDemo!;
+      if (hook.playerName !== 'dashjs') throw new Error(`the demo plays ${hook.playerName}, this test stops dash.js`);
+      (hook.player as { reset(): void }).reset();
       return true;
     },
     undefined,
