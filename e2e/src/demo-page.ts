@@ -1,10 +1,20 @@
 /**
- * Driving the demo page, shared by the specs that load it (over HTTP/1.1 and over HTTP/2): waiting
- * for playing-phase segments, pairing each segment request with the plugin's decision for it, and
- * checking that the graphs are drawn.
+ * Driving the demo page, shared by the specs that load it (over HTTP/1.1 and over HTTP/2, with each
+ * player): opening it watched, waiting for playing-phase segments, pairing each segment request with
+ * the plugin's decision for it, the rtp each carried, and checking that the graphs are drawn.
  */
 import { expect, type Page } from '@playwright/test';
-import type { CapturedRequest, PageLog } from './session.js';
+import { RTP_STEP_KBPS } from 'sammy-pacing-protocol';
+import { originUrl } from './origin-env.js';
+import { watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
+
+/** Opens the demo page of the HTTP/1.1 origin with this query, watched from before it loads. */
+export async function openDemo(page: Page, query: string): Promise<{ watched: WatchedPage; startedAt: number }> {
+  const watched = await watchPage(page, { demoHook: true });
+  const startedAt = Date.now();
+  await page.goto(`${originUrl()}/?${query}`);
+  return { watched, startedAt };
+}
 
 /**
  * Waits until `count` video segments requested after playback started (and, with `enabled`, with
@@ -46,6 +56,27 @@ export function pairRequests(requests: readonly CapturedRequest[], log: PageLog)
       const [decision] = unused.splice(at, 1);
       return { request, decision: decision! };
     });
+}
+
+/**
+ * The core claim: before playback starts no segment request carries `rtp`; after it, every one
+ * carries exactly the pace the plugin reported for it, a multiple of 100 kbps.
+ */
+export function expectRtpFollowsPlayback(paired: readonly Paired[], playingAt: number): { paced: Paired[] } {
+  const before = paired.filter((p) => p.decision.time < playingAt);
+  const after = paired.filter((p) => p.decision.time > playingAt);
+  expect(before.length, 'segment requests before playback started').toBeGreaterThan(0);
+  for (const { request, decision } of before) {
+    expect(request.rtp, `rtp before playback started on ${request.path}`).toBeUndefined();
+    expect(decision.paceRateKbps).toBeUndefined();
+  }
+  for (const { request, decision } of after) {
+    expect(decision.phase, `plugin phase at ${request.path} (${decision.time - playingAt} ms after the first 'playing')`).toBe('playing');
+    expect(request.rtp, `rtp on ${request.path}, requested ${decision.time - playingAt} ms after playback started`).toBeDefined();
+    expect(request.rtp).toBe(decision.paceRateKbps);
+    expect(request.rtp! % RTP_STEP_KBPS).toBe(0);
+  }
+  return { paced: after };
 }
 
 /** Every graph series has points (Server-Timing and the records stream reached the page), and each chart is drawn. */

@@ -3,10 +3,10 @@
  * wire, kernel pacing on the origin's sockets, the origin's delivery records, and the graphs.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { RTP_STEP_KBPS, type DeliveryRecord } from 'sammy-pacing-protocol';
+import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
-import { expectGraphs, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
-import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from '../src/session.js';
+import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
+import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
 const PACE_TOLERANCE = 0.15;
@@ -17,34 +17,6 @@ const PACE_TOLERANCE = 0.15;
  */
 const MIN_PACED_SEND_MS = 1000;
 const PACED_VIDEO_SEGMENTS = 6;
-
-async function openDemo(page: Page, query: string): Promise<{ watched: WatchedPage; startedAt: number }> {
-  const watched = await watchPage(page, { demoHook: true });
-  const startedAt = Date.now();
-  await page.goto(`${originUrl()}/?${query}`);
-  return { watched, startedAt };
-}
-
-/**
- * The core claim: before playback starts no segment request carries `rtp`; after it, every one
- * carries exactly the pace the plugin reported for it, a multiple of 100 kbps.
- */
-function expectRtpFollowsPlayback(paired: readonly Paired[], playingAt: number): { paced: Paired[] } {
-  const before = paired.filter((p) => p.decision.time < playingAt);
-  const after = paired.filter((p) => p.decision.time > playingAt);
-  expect(before.length, 'segment requests before playback started').toBeGreaterThan(0);
-  for (const { request, decision } of before) {
-    expect(request.rtp, `rtp before playback started on ${request.path}`).toBeUndefined();
-    expect(decision.paceRateKbps).toBeUndefined();
-  }
-  for (const { request, decision } of after) {
-    expect(decision.phase, `plugin phase at ${request.path} (${decision.time - playingAt} ms after the first 'playing')`).toBe('playing');
-    expect(request.rtp, `rtp on ${request.path}, requested ${decision.time - playingAt} ms after playback started`).toBeDefined();
-    expect(request.rtp).toBe(decision.paceRateKbps);
-    expect(request.rtp! % RTP_STEP_KBPS).toBe(0);
-  }
-  return { paced: after };
-}
 
 /**
  * The origin's delivery record of each of these requests, found by the id its response carried

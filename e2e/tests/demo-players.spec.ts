@@ -1,0 +1,101 @@
+/**
+ * The demo page's player selector (`?player=`): Shaka Player (playing the DASH manifest) and hls.js
+ * (playing the HLS playlists of the same ladder) on the same page as dash.js, each with its own
+ * Sammy adapter. For each: it plays, every segment request carries exactly the rtp the adapter
+ * reported (none before playback started), the URL's cc and cmcd fields reach the wire, every graph
+ * has data, and a screenshot is saved. Each page downloads only its own player's chunk.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { CONGESTION_CONTROL_HEADER } from 'sammy-pacing-protocol';
+import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
+import { cmcdProblems } from '../src/session.js';
+
+const PACED_VIDEO_SEGMENTS = 4;
+const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
+type PlayerName = (typeof PLAYERS)[number];
+
+/**
+ * The player chunks a page fetches, by the name Vite gives each dynamically imported module
+ * (demo-site/src/players/<name>.ts → assets/<name>-<hash>.js).
+ */
+function watchPlayerChunks(page: Page): Set<PlayerName> {
+  const fetched = new Set<PlayerName>();
+  page.on('request', (request) => {
+    const name = /\/assets\/(\w+)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1];
+    const player = PLAYERS.find((p) => p === name);
+    if (player) fetched.add(player);
+  });
+  return fetched;
+}
+
+/** One CMCD transport each; `cc=reno` for both (the e2e origin ignores the header and keeps cubic: the header's journey is what is checked). */
+const CASES = [
+  { player: 'shaka', cmcd: 'header', manifest: /\/manifest\.mpd$/ },
+  { player: 'hlsjs', cmcd: 'query', manifest: /\/master\.m3u8$/ },
+] as const;
+
+for (const { player, cmcd, manifest } of CASES) {
+  test(`${player} on the demo page: plays its format, rtp = the reported pace once playing, cc and cmcd from the URL, every graph drawn, a screenshot`, async ({ page }, testInfo) => {
+    const chunks = watchPlayerChunks(page);
+    const { watched } = await openDemo(page, `player=${player}&sammy=on&cc=reno&cmcd=${cmcd}`);
+    await waitForPlayingVideoSegments(page, PACED_VIDEO_SEGMENTS);
+    // Requests first: each one's decision was emitted before it left, so it is in the later log.
+    const requests = [...watched.requests];
+    const log = await watched.log();
+    expect(await page.evaluate(() => window.sammyDemo!.playerName)).toBe(player);
+    await expect(page.locator('#player')).toHaveValue(player);
+    expect([...chunks], 'player chunks fetched').toEqual([player]);
+    expect(log.playerErrors).toEqual([]);
+    expect(log.playingAt).toBeDefined();
+
+    // Its own format: the DASH manifest for Shaka, the multivariant playlist for hls.js; an absolute URL either way, so it carries CMCD.
+    const first = requests[0];
+    expect(first?.path, 'the first media request').toMatch(manifest);
+    expect(first?.hasCmcd, `CMCD on ${first?.path}`).toBe(true);
+    expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
+    for (const r of requests) {
+      expect(r.headers[CONGESTION_CONTROL_HEADER.toLowerCase()], `${CONGESTION_CONTROL_HEADER} on ${r.path}`).toBe('reno');
+      if (!r.isSegment) continue;
+      expect([r.cmcdInQuery, r.cmcdInHeaders], `CMCD transport of ${r.url}`).toEqual(cmcd === 'query' ? [true, false] : [false, true]);
+      if (cmcd === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
+    }
+    const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log.playingAt!);
+    expect(paced.filter((p) => p.decision.mediaType === 'video').length, 'paced video segments').toBeGreaterThanOrEqual(PACED_VIDEO_SEGMENTS);
+    // The origin read the header and kept its own (Server-Timing sammy-cc, shown under the menu).
+    await expect(page.locator('#cc-effective')).toHaveText('server kept cubic');
+
+    await expectGraphs(page);
+    const summary = await page.evaluate(() => window.sammyDemo!.summary());
+    expect(summary.chunks, 'video segments in the summary').toBeGreaterThan(0);
+    expect(summary.startupDelayMs, 'startup delay in the summary').toBeGreaterThan(0);
+    expect(summary.runs.length, 'runs in the summary').toBeGreaterThan(0);
+    // Let one refresh (1 s) draw the latest points before the picture.
+    await page.waitForTimeout(1100);
+    const shot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`demo-${player}.png`) });
+    await testInfo.attach(`demo-${player}`, { body: shot, contentType: 'image/png' });
+    expect(watched.consoleErrors).toEqual([]);
+  });
+}
+
+test('the dash.js page (no player in the URL) fetches the dash.js chunk and no Shaka or hls.js chunk', async ({ page }) => {
+  const chunks = watchPlayerChunks(page);
+  const { watched } = await openDemo(page, 'sammy=on');
+  await waitForPlayingVideoSegments(page, 1);
+  expect(await page.evaluate(() => window.sammyDemo!.playerName)).toBe('dashjs');
+  expect([...chunks]).toEqual(['dashjs']);
+  // The default is not written into the address.
+  expect(new URL(page.url()).searchParams.has('player')).toBe(false);
+  expect(watched.consoleErrors).toEqual([]);
+});
+
+test('the selector loads the page anew with the other player, keeping the other settings', async ({ page }) => {
+  const { watched } = await openDemo(page, 'sammy=off&cmcd=header');
+  // The hook comes once the controls are bound.
+  await page.waitForFunction(() => window.sammyDemo?.playerName === 'dashjs');
+  await expect(page.locator('#player')).toHaveValue('dashjs');
+  await Promise.all([page.waitForURL(/player=hlsjs/), page.locator('#player').selectOption('hlsjs')]);
+  await page.waitForFunction(() => window.sammyDemo?.playerName === 'hlsjs');
+  expect(await page.evaluate(() => window.sammyDemo!.state())).toMatchObject({ player: 'hlsjs', sammy: false, cmcd: 'header' });
+  expect(new URL(page.url()).search).toBe('?player=hlsjs&sammy=off&cmcd=header');
+  expect(watched.consoleErrors).toEqual([]);
+});
