@@ -45,8 +45,6 @@ const PAGE = `<!doctype html>
   const cmcd = { useHeaders: params.get('cmcd') === 'header', version: Number(params.get('version') || 1) };
   const hls = new Hls(SammyHls.sammyConfig({ cmcd }));
   const sammy = SammyHls.attach(hls, { mode: params.get('mode') === 'pace-only' ? SammyHls.paceOnly : 'sammy', initialHistory: SammyHls.memoryStore() });
-  window.__stalls = 0;
-  video.addEventListener('waiting', () => { if (window.__e2e && window.__e2e.playingAt) window.__stalls++; });
   window.sammyDemo = {
     playerName: 'hlsjs',
     player: hls,
@@ -92,11 +90,6 @@ export async function openHlsPage(page: Page, options: HlsPageOptions = {}): Pro
   const query = new URLSearchParams({ mode: options.mode ?? 'sammy', cmcd: options.cmcd ?? 'query', version: String(options.version ?? 1) });
   await page.goto(`${origin}${HLS_PAGE_PATH}?${query}`);
   return watched;
-}
-
-/** Stalls after playback started (the media element's `waiting`). */
-export function stallsOf(page: Page): Promise<number> {
-  return page.evaluate(() => (window as unknown as { __stalls: number }).__stalls);
 }
 
 /** The representation id of the audio rendition: its media playlist is media_<id>.m3u8, its segments seg-<id>-*. */

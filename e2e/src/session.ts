@@ -16,6 +16,12 @@ export interface PageLog {
   samples: SegmentSample[];
   /** Date.now() of the first `playing` event of any media element. */
   playingAt: number | undefined;
+  /**
+   * Stalls after playback started, as the media element showed them (not as the plugin saw them):
+   * from a `waiting`, or a player setting the playback rate to 0 (Shaka stalls that way), until
+   * `playing` or a non-zero rate again. Date.now() times; `resumedAt` undefined while stalled.
+   */
+  stalls: { at: number; resumedAt: number | undefined }[];
   playerErrors: string[];
 }
 
@@ -134,10 +140,34 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     if (response.status() >= 400) consoleErrors.push(`HTTP ${response.status()} for ${response.url()}`);
   });
   await page.addInitScript((demoHook: boolean) => {
-    const log: PageLog = { decisions: [], samples: [], playingAt: undefined, playerErrors: [] };
+    const log: PageLog = { decisions: [], samples: [], playingAt: undefined, stalls: [], playerErrors: [] };
     window.__e2e = log;
-    // Media events do not bubble; a capturing listener on the document still sees them first.
-    document.addEventListener('playing', () => (log.playingAt ??= Date.now()), true);
+    const stalled = () => log.stalls.at(-1)?.resumedAt === undefined && log.stalls.length > 0;
+    const stall = () => {
+      if (log.playingAt !== undefined && !stalled()) log.stalls.push({ at: Date.now(), resumedAt: undefined });
+    };
+    const resume = () => {
+      if (stalled()) log.stalls.at(-1)!.resumedAt = Date.now();
+    };
+    // Media events do not bubble; a capturing listener on the document still sees them first
+    // (before the player's own listeners on the element, which drive the plugin's phase).
+    document.addEventListener(
+      'playing',
+      () => {
+        log.playingAt ??= Date.now();
+        resume();
+      },
+      true,
+    );
+    document.addEventListener('waiting', stall, true);
+    document.addEventListener(
+      'ratechange',
+      (e) => {
+        if ((e.target as HTMLMediaElement).playbackRate === 0) stall();
+        else if (!(e.target as HTMLMediaElement).paused) resume();
+      },
+      true,
+    );
     if (!demoHook) return;
     let subscribed = false;
     const subscribe = (): void => {
@@ -159,6 +189,15 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     consoleErrors,
     log: () => page.evaluate(() => structuredClone(window.__e2e!)),
   };
+}
+
+/**
+ * Whether a moment (Date.now()) falls in a stall the page saw, give or take `slackMs`: the
+ * player's events and the element's reach the plugin and this log a few ms apart. The one
+ * legitimate reason for an initial-phase (unpaced) decision after playback started.
+ */
+export function duringStall(log: Pick<PageLog, 'stalls'>, time: number, slackMs = 250): boolean {
+  return log.stalls.some((s) => time >= s.at - slackMs && (s.resumedAt === undefined || time <= s.resumedAt + slackMs));
 }
 
 /** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */

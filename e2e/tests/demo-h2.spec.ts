@@ -10,8 +10,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
-import { DEFAULT_MANIFEST_PATH, parseServerTiming, RTP_STEP_KBPS, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
-import { expectGraphs, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
+import { DEFAULT_MANIFEST_PATH, parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
+import { expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
 import { H2_SPKI_ENV, h2Certificate, h2OriginUrl, h2SpkiHash } from '../src/origin-env.js';
 import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
@@ -312,16 +312,12 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
   const connection = allRecords.filter((r) => r.connectionId === connectionId);
 
   await test.step('every playing-phase segment carries rtp and is paced by the shared-connection rules', () => {
-    const before = segmentRecords.filter((s) => s.paired.decision.time < playingAt);
-    const after = segmentRecords.filter((s) => s.paired.decision.time > playingAt);
-    expect(before.length, 'segments requested before playback started').toBeGreaterThan(0);
-    for (const { paired: p } of before) expect(p.request.rtp, `rtp before playback started on ${p.request.path}`).toBeUndefined();
+    // rtp none before playback started, the pace after it (the initial phase again only during a stall the page saw).
+    const { paced } = expectRtpFollowsPlayback(paired, log);
+    const after = segmentRecords.filter((s) => paced.includes(s.paired));
     expect(after.filter((s) => s.paired.decision.mediaType === 'video').length).toBeGreaterThanOrEqual(PLAYING_VIDEO_SEGMENTS);
     for (const { paired: p, record } of after) {
       const what = `${p.request.path}, requested ${p.decision.time - playingAt} ms after playback started`;
-      expect(p.decision.phase, `plugin phase at ${what}`).toBe('playing');
-      expect(p.request.rtp, `rtp on ${what}`).toBe(p.decision.paceRateKbps);
-      expect(p.request.rtp! % RTP_STEP_KBPS, `rtp on ${what}`).toBe(0);
       expect(record.requestedRtpKbps, `requestedRtpKbps of ${what}`).toBe(p.request.rtp);
       // No unpaced segment while playing, whatever interleaved with it.
       expect(record.appliedPaceKbps, `applied pace of ${what}`).toBeDefined();
@@ -337,7 +333,7 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
 
   await test.step('the connection delivers at its pace, alone or shared', () => {
     const lines = expectConnectionPaced(connection);
-    const paced = segmentRecords.filter((s) => s.paired.decision.time > playingAt);
+    const paced = segmentRecords.filter((s) => s.paired.decision.time > playingAt && s.paired.decision.phase === 'playing');
     const videoPaced = paced.filter((s) => s.paired.decision.mediaType === 'video');
     const withOthers = videoPaced.filter((s) => connection.some((o) => overlaps(o, s.record)));
     const reasons = paced.map((s) => s.record.paceReason).reduce<Record<string, number>>((n, r) => ({ ...n, [r!]: (n[r!] ?? 0) + 1 }), {});
@@ -347,14 +343,15 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
   });
 
   await test.step("the plugin's samples over a shared connection keep the top rung", () => {
-    const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.time > playingAt);
+    const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt);
     const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, beta);
     const top = Math.max(...log.decisions.map((d) => d.topVideoBitrateKbps));
     const bitrates = log.decisions.filter((d) => d.mediaType === 'video').map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
     test.info().annotations.push({ type: 'h2 plugin samples', description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}` });
     console.log(`[h2] ${summary}\n  ${lines.join('\n  ')}\n  video bitrates: ${bitrates.join(' ')}\n  below threshold: ${belowThreshold.join(', ') || 'none'}`);
-    // Once the playing phase reaches the top rung on this unconstrained loopback link, it stays there.
-    const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt);
+    // Once the playing phase reaches the top rung on this unconstrained loopback link, it stays there
+    // (a stall puts the session back in the initial phase, where the first pick comes from the history).
+    const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && d.phase === 'playing');
     const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
     expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
     expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.throughputKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);

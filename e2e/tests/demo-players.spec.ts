@@ -59,7 +59,7 @@ for (const { player, cmcd, manifest } of CASES) {
       expect([r.cmcdInQuery, r.cmcdInHeaders], `CMCD transport of ${r.url}`).toEqual(cmcd === 'query' ? [true, false] : [false, true]);
       if (cmcd === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
     }
-    const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log.playingAt!);
+    const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log);
     expect(paced.filter((p) => p.decision.mediaType === 'video').length, 'paced video segments').toBeGreaterThanOrEqual(PACED_VIDEO_SEGMENTS);
     // The origin read the header and kept its own (Server-Timing sammy-cc, shown under the menu).
     await expect(page.locator('#cc-effective')).toHaveText('server kept cubic');

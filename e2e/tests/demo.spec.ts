@@ -82,7 +82,7 @@ async function expectPacedSession(page: Page, query: string, mode: 'query' | 'he
     if (mode === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
   }
   const paired = pairRequests(requests, log);
-  const { paced } = expectRtpFollowsPlayback(paired, log.playingAt!);
+  const { paced } = expectRtpFollowsPlayback(paired, log);
   expect(paced.filter((p) => p.decision.mediaType === 'video').length).toBeGreaterThanOrEqual(PACED_VIDEO_SEGMENTS);
   await expectRecordsMatchPace(paced, log.samples);
   expect(watched.consoleErrors).toEqual([]);
