@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HLS_MASTER_NAME, parseMultivariantPlaylist } from '@sammy/test-content';
-import type { DeliveryRecord } from 'sammy-pacing-protocol';
+import { DEFAULT_HLS_MASTER_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from './origin-env.js';
 import { REPO_ROOT } from './repo-root.js';
 import { fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
@@ -21,7 +21,7 @@ const SCRIPTS = {
 } as const;
 
 export const HLS_PAGE_PATH = '/__e2e/hlsjs.html';
-export const HLS_MASTER_PATH = `/media/default/${HLS_MASTER_NAME}`;
+export const HLS_MASTER_PATH = DEFAULT_HLS_MASTER_PATH;
 
 export interface HlsPageOptions {
   /** Sammy's mode. Default 'sammy'. */

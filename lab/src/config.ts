@@ -83,7 +83,7 @@ export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'none'] as const;
 export type Neighbour = (typeof NEIGHBOURS)[number];
 
 export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
-  udp: 'paced UDP (5 Mbps; with traces 1/8 of the trace mean), one-way delay',
+  udp: 'paced UDP (--udp-mbps, default 5 Mbps; with traces 1/8 of the trace mean), one-way delay',
   tcp: 'bulk TCP (iperf3) from 10 s after playback, throughput',
   http: 'repeated 3 MB HTTP fetches, response time',
   video: 'second unpaced dash.js session, startup delay',

@@ -15,7 +15,8 @@ import { median, quantile } from './stats.js';
 type Row = Record<string, string | number>;
 
 /** Writes `<name>.svg` and `<name>.png` (2× scale, white background: it is read outside dark themes too). */
-async function render(spec: vl.TopLevelSpec, dir: string, name: string): Promise<void> {
+/** Renders a Vega-Lite spec to dir/name.svg and, at 2× on white, dir/name.png. */
+export async function render(spec: vl.TopLevelSpec, dir: string, name: string): Promise<void> {
   const compiled = vl.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();

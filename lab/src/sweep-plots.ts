@@ -3,24 +3,10 @@
  * medians, a min–max bar and a dot per run. Vega-Lite specs rendered as plots.ts renders the
  * bench's own (Vega in Node to SVG, resvg to PNG).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
+import type * as vl from 'vega-lite';
+import { render } from './plots.js';
 import { median } from './stats.js';
 import { armLabel, type SweepMetric, type SweepPoint } from './sweep-report.js';
-
-/** The same renderer as plots.ts's (not exported there): SVG, then PNG at 2× on white. */
-async function render(spec: vl.TopLevelSpec, dir: string, name: string): Promise<void> {
-  const compiled = vl.compile(spec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  const svg = await view.toSVG();
-  view.finalize();
-  writeFileSync(join(dir, `${name}.svg`), svg);
-  const png = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng();
-  writeFileSync(join(dir, `${name}.png`), png);
-}
 
 /**
  * The delays span two orders of magnitude across the sweep (a full queue is 20 ms at 12 ×, 160 ms at
