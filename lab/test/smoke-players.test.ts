@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownNamespacesGone, runBench, type BenchResult } from '../src/bench.js';
-import { ARM_SPECS, BOTTLENECK_MBPS, PAPER_BDP_BYTES, PAPER_NEIGHBOURS, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE, type Arm, type BenchConfig } from '../src/config.js';
+import { ARM_SPECS, BOTTLENECK_MBPS, type Arm } from '../src/config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, ensureMedia } from '../src/media.js';
 import { namespaceSupport } from '../src/topology.js';
+import { smokeConfig } from './support/smoke-config.js';
 
 const support = namespaceSupport();
 if (!support.ok) console.log(`\n[lab smoke: players] SKIPPED: ${support.reason}\n`);
@@ -27,24 +28,7 @@ describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and bufferAware arm
 
   beforeAll(async () => {
     await ensureMedia(DEFAULT_MEDIA_ROOT, DEFAULT_MANIFEST_PATH);
-    const config: BenchConfig = {
-      arms: ARMS,
-      neighbours: ['udp'],
-      edge: 'none',
-      runs: 1,
-      durationSeconds: 20,
-      cc: 'cubic',
-      neighbourCc: 'reno',
-      seed: 7,
-      queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES,
-      rateMbps: BOTTLENECK_MBPS,
-      rttMs: PAPER_RTT_MS,
-      manifestPath: DEFAULT_MANIFEST_PATH,
-      mediaDir: DEFAULT_MEDIA_ROOT,
-      ...PAPER_NEIGHBOURS,
-      resultsDir,
-      plainProgress: true,
-    };
+    const config = smokeConfig(ARMS, 20, resultsDir);
     result = await runBench(config);
   }, BENCH_TIMEOUT_MS);
 

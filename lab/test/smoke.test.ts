@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownNamespacesGone, runBench, type BenchResult } from '../src/bench.js';
-import { BOTTLENECK_MBPS, PAPER_BDP_BYTES, PAPER_NEIGHBOURS, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE, type BenchConfig } from '../src/config.js';
+import { BOTTLENECK_MBPS, PAPER_RTT_MS } from '../src/config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, ensureMedia } from '../src/media.js';
 import { namespaceSupport } from '../src/topology.js';
+import { smokeConfig } from './support/smoke-config.js';
 
 const support = namespaceSupport();
 if (!support.ok) console.log(`\n[lab smoke] SKIPPED: ${support.reason}\n`);
@@ -21,24 +22,7 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
 
   beforeAll(async () => {
     await ensureMedia(DEFAULT_MEDIA_ROOT, DEFAULT_MANIFEST_PATH);
-    const config: BenchConfig = {
-      arms: ['unpaced', 'sammy'],
-      neighbours: ['udp'],
-      edge: 'none',
-      runs: 1,
-      durationSeconds: 24,
-      cc: 'cubic',
-      neighbourCc: 'reno',
-      seed: 7,
-      queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES,
-      rateMbps: BOTTLENECK_MBPS,
-      rttMs: PAPER_RTT_MS,
-      manifestPath: DEFAULT_MANIFEST_PATH,
-      mediaDir: DEFAULT_MEDIA_ROOT,
-      ...PAPER_NEIGHBOURS,
-      resultsDir,
-      plainProgress: true,
-    };
+    const config = smokeConfig(['unpaced', 'sammy'], 24, resultsDir);
     result = await runBench(config);
   });
 
