@@ -10,10 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HLS_MASTER_NAME, parseMultivariantPlaylist } from '@sammy/test-content';
-import { DEFAULT_HLS_MASTER_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { DEFAULT_HLS_MASTER_PATH } from 'sammy-pacing-protocol';
 import { originUrl } from './origin-env.js';
 import { REPO_ROOT } from './repo-root.js';
-import { fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
+import { median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
 
 const SCRIPTS = {
   '/__e2e/hls.js': join(REPO_ROOT, 'node_modules', 'hls.js', 'dist', 'hls.min.js'),
@@ -136,24 +136,10 @@ const MIN_PACED_SEND_MS = 1000;
  * and the large responses arrived at that pace within ±15 %.
  */
 export async function expectOriginPacedAtRtp(paced: readonly CapturedRequest[], samples: PageLog['samples']): Promise<void> {
-  const finished = paced.filter((r) => r.outcome === 'finished');
-  for (const r of finished) expect(r.recordId, `record id (Server-Timing sammy-id) on the response to ${r.url}`).toBeDefined();
-  const wanted = recordedRequests(finished);
-  let byId = new Map<number, DeliveryRecord>();
-  await expect
-    .poll(
-      async () => {
-        byId = new Map((await fetchRecords(originUrl())).map((r) => [r.id, r]));
-        return wanted.filter((r) => !byId.has(r.recordId)).map((r) => `${r.path} (id ${r.recordId})`);
-      },
-      { message: 'delivery records of these responses, by id' },
-    )
-    .toEqual([]);
+  const { byRequest } = await recordsOfResponses(paced, originUrl());
   const large: string[] = [];
   const ratios: number[] = [];
-  for (const request of wanted) {
-    const record = byId.get(request.recordId)!;
-    expect(record.path, `record ${request.recordId}'s path`).toBe(request.path);
+  for (const [request, record] of byRequest) {
     expect(record.requestedRtpKbps, `requestedRtpKbps of ${request.path}`).toBe(request.rtp);
     expect(record.appliedPaceKbps, `appliedPaceKbps of ${request.path}`).toBe(request.rtp);
     expect(record.mechanism).toBe('kernel');

@@ -3,7 +3,7 @@
  * Playwright, outside the page), and, inside the page, the plugin's decisions and samples, the
  * first `playing` of the <video>, player errors and console errors.
  */
-import type { Page, Request } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
 import { get as httpsGet } from 'node:https';
 import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
@@ -280,6 +280,44 @@ export function recordedRequests(requests: readonly CapturedRequest[]): Array<Ca
     seen.add(r.recordId);
     return true;
   });
+}
+
+/**
+ * The origin's delivery record of each finished request, found by the id its response carried
+ * (Server-Timing `sammy-id`; never by path and time), once all are written (a record is final when
+ * the last byte is acknowledged); and every record the origin holds. `ca`: as fetchRecords'.
+ * `idOnEvery`: each finished response must carry a record id (the origin publishes records).
+ */
+export async function recordsOfResponses(
+  requests: readonly CapturedRequest[],
+  origin: string,
+  options: { ca?: string; idOnEvery?: boolean } = {},
+): Promise<{ byRequest: Map<CapturedRequest, DeliveryRecord>; all: DeliveryRecord[] }> {
+  const finished = requests.filter((r) => r.outcome === 'finished');
+  if (options.idOnEvery ?? true) {
+    for (const r of finished) expect(r.recordId, `record id (Server-Timing sammy-id) on the response to ${r.url}`).toBeDefined();
+  }
+  const wanted = recordedRequests(finished);
+  let all: DeliveryRecord[] = [];
+  let byId = new Map<number, DeliveryRecord>();
+  await expect
+    .poll(
+      async () => {
+        all = await fetchRecords(origin, options.ca);
+        byId = new Map(all.map((r) => [r.id, r]));
+        return wanted.filter((r) => !byId.has(r.recordId)).map((r) => `${r.path} (id ${r.recordId})`);
+      },
+      { message: 'delivery records of these responses, by id' },
+    )
+    .toEqual([]);
+  const byRequest = new Map<CapturedRequest, DeliveryRecord>();
+  for (const r of wanted) {
+    const record = byId.get(r.recordId)!;
+    // The id names this very response: same path.
+    expect(record.path, `record ${r.recordId}'s path`).toBe(r.path);
+    byRequest.set(r, record);
+  }
+  return { byRequest, all };
 }
 
 /** The shared median; NaN when there is nothing to take it of, so an assertion on it fails. */

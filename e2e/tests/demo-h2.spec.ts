@@ -13,7 +13,7 @@ import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 import { DEFAULT_MANIFEST_PATH, parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
 import { H2_SPKI_ENV, h2Certificate, h2OriginUrl, h2SpkiHash } from '../src/origin-env.js';
-import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
+import { cmcdProblems, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
 /**
  * The workers inherit the global setup's environment; the runner also loads this file to list the
@@ -79,30 +79,8 @@ function countMediaInFlight(): void {
  * The origin's record of each finished request, by the id its response carried (never by path and
  * time), and every record the origin holds.
  */
-async function recordsOf(requests: readonly CapturedRequest[]): Promise<{ byRequest: Map<CapturedRequest, DeliveryRecord>; all: DeliveryRecord[] }> {
-  const finished = requests.filter((r) => r.outcome === 'finished');
-  for (const r of finished) expect(r.recordId, `record id (Server-Timing sammy-id) on the response to ${r.url}`).toBeDefined();
-  const wanted = recordedRequests(finished);
-  const ca = h2Certificate();
-  let all: DeliveryRecord[] = [];
-  let byId = new Map<number, DeliveryRecord>();
-  await expect
-    .poll(
-      async () => {
-        all = await fetchRecords(h2OriginUrl(), ca);
-        byId = new Map(all.map((r) => [r.id, r]));
-        return wanted.filter((r) => !byId.has(r.recordId)).map((r) => `${r.path} (id ${r.recordId})`);
-      },
-      { message: 'delivery records of these responses, by id' },
-    )
-    .toEqual([]);
-  const found = new Map<CapturedRequest, DeliveryRecord>();
-  for (const r of wanted) {
-    const record = byId.get(r.recordId)!;
-    expect(record.path, `record ${r.recordId}'s path`).toBe(r.path);
-    found.set(r, record);
-  }
-  return { byRequest: found, all };
+function recordsOf(requests: readonly CapturedRequest[]): Promise<{ byRequest: Map<CapturedRequest, DeliveryRecord>; all: DeliveryRecord[] }> {
+  return recordsOfResponses(requests, h2OriginUrl(), { ca: h2Certificate() });
 }
 
 function overlaps(a: DeliveryRecord, b: DeliveryRecord): boolean {

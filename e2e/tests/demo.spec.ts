@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
 import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
-import { cmcdProblems, fetchRecords, median, recordedRequests, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
+import { cmcdProblems, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
 const PACE_TOLERANCE = 0.15;
@@ -18,33 +18,9 @@ const PACE_TOLERANCE = 0.15;
 const MIN_PACED_SEND_MS = 1000;
 const PACED_VIDEO_SEGMENTS = 6;
 
-/**
- * The origin's delivery record of each of these requests, found by the id its response carried
- * (Server-Timing `sammy-id`), once all are written (a record is final when the last byte is
- * acknowledged). Only this test's own responses can match: never by path and time.
- */
+/** The origin's delivery record of each of these requests, by the id its response carried. */
 async function recordsFor(requests: readonly CapturedRequest[]): Promise<Map<CapturedRequest, DeliveryRecord>> {
-  const finished = requests.filter((r) => r.outcome === 'finished');
-  for (const r of finished) expect(r.recordId, `record id (Server-Timing sammy-id) on the response to ${r.url}`).toBeDefined();
-  const wanted = recordedRequests(finished);
-  let byId = new Map<number, DeliveryRecord>();
-  await expect
-    .poll(
-      async () => {
-        byId = new Map((await fetchRecords(originUrl())).map((r) => [r.id, r]));
-        return wanted.filter((r) => !byId.has(r.recordId)).map((r) => `${r.path} (id ${r.recordId})`);
-      },
-      { message: 'delivery records of these responses, by id' },
-    )
-    .toEqual([]);
-  const found = new Map<CapturedRequest, DeliveryRecord>();
-  for (const r of wanted) {
-    const record = byId.get(r.recordId)!;
-    // The id names this very response: same path, and the rtp it carried.
-    expect(record.path, `record ${r.recordId}'s path`).toBe(r.path);
-    found.set(r, record);
-  }
-  return found;
+  return (await recordsOfResponses(requests, originUrl())).byRequest;
 }
 
 /** The origin paced each large paced response at the rtp it carried, within ±15 %. */

@@ -12,7 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
 import { clampPaceKbps, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
-import { cmcdProblems, fetchRecords, recordedRequests, watchPage, type CapturedRequest, type WatchedPage } from '../src/session.js';
+import { cmcdProblems, recordsOfResponses, watchPage, type CapturedRequest, type WatchedPage } from '../src/session.js';
 import { buildShakaPage } from '../src/shaka/page.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
@@ -46,24 +46,7 @@ async function open(page: Page, query: string): Promise<WatchedPage> {
 
 /** The origin's delivery record of each of these responses, by the id its Server-Timing carried. */
 async function recordsFor(requests: readonly CapturedRequest[]): Promise<Map<CapturedRequest, DeliveryRecord>> {
-  const wanted = recordedRequests(requests);
-  let byId = new Map<number, DeliveryRecord>();
-  await expect
-    .poll(
-      async () => {
-        byId = new Map((await fetchRecords(origin!.url)).map((r) => [r.id, r]));
-        return wanted.filter((r) => !byId.has(r.recordId)).map((r) => `${r.path} (id ${r.recordId})`);
-      },
-      { message: 'delivery records of these responses, by id' },
-    )
-    .toEqual([]);
-  const found = new Map<CapturedRequest, DeliveryRecord>();
-  for (const r of wanted) {
-    const record = byId.get(r.recordId)!;
-    expect(record.path, `record ${r.recordId}'s path`).toBe(r.path);
-    found.set(r, record);
-  }
-  return found;
+  return (await recordsOfResponses(requests, origin!.url, { idOnEvery: false })).byRequest;
 }
 
 async function expectPacedSession(page: Page, query: string, mode: 'query' | 'header', videoSegments = PACED_VIDEO_SEGMENTS): Promise<Paired[]> {

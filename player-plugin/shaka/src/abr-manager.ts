@@ -7,7 +7,7 @@
  * inner manager's switches are dropped, and Sammy switches itself after each media sample.
  */
 import type { MediaKind, SammySession } from 'sammy-pacing-core';
-import { bufferAhead, type Ladder } from './ladder.js';
+import { buffersAhead, type Ladder } from './ladder.js';
 import type { AbrConfiguration, AbrManager, PlayerLike, SwitchCallback, Variant } from './shaka.js';
 
 /** What every AbrManager of one attachment shares. */
@@ -88,11 +88,12 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
     const restrictions = config?.restrictions;
     let candidates = restrictions ? pool.filter((v) => meets(v, restrictions)) : pool;
     if (candidates.length === 0) candidates = pool.slice().sort((a, b) => a.bandwidth - b.bandwidth).slice(0, 1);
+    const ahead = buffersAhead(player);
     for (const kind of ['video', 'audio'] as MediaKind[]) {
       const kbps = (v: Variant) => (v[kind] ? ladder.of(v[kind]) : 0);
       const ladderKbps = [...new Set(candidates.map(kbps))].filter((k) => k > 0);
       if (ladderKbps.length === 0) continue;
-      const choice = session.chooseBitrate({ mediaType: kind, ladderKbps, bufferLevelSeconds: bufferAhead(player, kind) });
+      const choice = session.chooseBitrate({ mediaType: kind, ladderKbps, bufferLevelSeconds: ahead[kind] });
       if (choice) candidates = candidates.filter((v) => kbps(v) === choice.bitrateKbps);
     }
     return candidates.reduce<Variant | undefined>((best, v) => (!best || pixels(v) > pixels(best) || (pixels(v) === pixels(best) && v.bandwidth > best.bandwidth) ? v : best), undefined);

@@ -61,22 +61,31 @@ export function createLadder(): Ladder {
   };
 }
 
-/** Seconds buffered ahead of the playhead for a media type (0 when none or unknown). */
-export function bufferAhead(player: PlayerLike, kind: MediaKind): number {
+/**
+ * Seconds buffered ahead of the playhead, per media type (0 when none or unknown). One read of
+ * Shaka's buffered info (it builds every type's ranges at each call) for both types.
+ */
+export function buffersAhead(player: PlayerLike): Record<MediaKind, number> {
+  const ahead = { video: 0, audio: 0 };
   try {
     const t = player.getMediaElement()?.currentTime ?? 0;
-    const range = player.getBufferedInfo()[kind].find((r) => r.start <= t + 0.1 && r.end > t);
-    return range ? Math.max(0, range.end - Math.max(t, range.start)) : 0;
+    const info = player.getBufferedInfo();
+    for (const kind of kinds) {
+      const range = info[kind].find((r) => r.start <= t + 0.1 && r.end > t);
+      if (range) ahead[kind] = Math.max(0, range.end - Math.max(t, range.start));
+    }
   } catch {
-    return 0;
+    // No media element or buffer yet: nothing buffered.
   }
+  return ahead;
 }
 
 /** The stream's media types as the session wants them: ladder top and buffer, and always the requesting one. */
 export function trackStates(player: PlayerLike, ladder: Ladder, requesting: MediaKind): Partial<Record<MediaKind, TrackState>> {
   const tracks: Partial<Record<MediaKind, TrackState>> = {};
+  const ahead = buffersAhead(player);
   for (const kind of kinds) {
-    if (ladder.top[kind] > 0 || kind === requesting) tracks[kind] = { ladderTopKbps: ladder.top[kind], bufferLevelSeconds: bufferAhead(player, kind) };
+    if (ladder.top[kind] > 0 || kind === requesting) tracks[kind] = { ladderTopKbps: ladder.top[kind], bufferLevelSeconds: ahead[kind] };
   }
   return tracks;
 }
