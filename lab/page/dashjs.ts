@@ -4,9 +4,9 @@
  *   unpaced              dash.js default ABR, no CMCD: the control
  *   dashjs-rtp           dash.js's own CMCD, including its built-in `rtp` formula
  *   flat-cap             every request (manifest and startup included) carries rtp = 4 × top bitrate
- *   sammy                the Sammy plugin with its defaults (PRESETS.paper)
+ *   sammy                the Sammy plugin with its defaults (PRESETS.bufferAware's pace design)
  *   pace-only            dash.js's own ABR (DYNAMIC) with Sammy's pace: the plugin's pace-only mode
- *   sammy-buffer-aware   the Sammy plugin with PRESETS.bufferAware (issue 17's lower pace, opt-in)
+ *   sammy-paper          the Sammy plugin with PRESETS.paper (the paper's pace design)
  */
 import { MediaPlayer, type LogLevel } from 'dashjs';
 import { roundRtpKbps, writeRtp } from 'sammy-pacing-protocol';
@@ -62,8 +62,8 @@ export const setup: SetupPlayer = (page) => {
       // Sammy adds its pace, initial phase and first pick from the history.
       page.sammy(attach(player, { enabled: true, mode: paceOnly }));
       break;
-    case 'sammy-buffer-aware':
-      page.sammy(attach(player, { enabled: true, ...PRESETS.bufferAware }));
+    case 'sammy-paper':
+      page.sammy(attach(player, { enabled: true, ...PRESETS.paper }));
       break;
     default:
       throw unknownArm('dash.js', arm);

@@ -6,9 +6,9 @@ import type { LabTrace } from './traces.js';
 
 /**
  * The players the paper compares (Section 5.5 and 6), and dash.js's own ABR with Sammy's pace
- * (`pace-only`, issue 14), selected on the lab page by `?arm=`; then Sammy's lower pace of issue 17
- * (`sammy-buffer-aware`) and the Shaka Player and hls.js adapters, each next to its own player's
- * unpaced control.
+ * (`pace-only`, issue 14), selected on the lab page by `?arm=`; then Sammy with the paper's pace
+ * design (`sammy-paper`: `PRESETS.paper`, the defaults before issue 17) and the Shaka Player and
+ * hls.js adapters, each next to its own player's unpaced control.
  */
 export const ARMS = [
   'unpaced',
@@ -16,7 +16,7 @@ export const ARMS = [
   'flat-cap',
   'sammy',
   'pace-only',
-  'sammy-buffer-aware',
+  'sammy-paper',
   'shaka-unpaced',
   'shaka-sammy',
   'hlsjs-unpaced',
@@ -47,9 +47,9 @@ export const ARM_SPECS: Record<Arm, ArmSpec> = {
   unpaced: { player: 'dashjs', label: 'dash.js default ABR, unpaced', control: 'unpaced', judged: false },
   'dashjs-rtp': { player: 'dashjs', label: 'dash.js built-in CMCD rtp', control: 'unpaced', judged: false },
   'flat-cap': { player: 'dashjs', label: 'flat cap 4× top bitrate', control: 'unpaced', judged: false },
-  sammy: { player: 'dashjs', label: 'Sammy (defaults = PRESETS.paper)', control: 'unpaced', judged: true },
+  sammy: { player: 'dashjs', label: 'Sammy (defaults = PRESETS.bufferAware)', control: 'unpaced', judged: true },
   'pace-only': { player: 'dashjs', label: 'dash.js ABR + Sammy pace (pace-only)', control: 'unpaced', judged: false },
-  'sammy-buffer-aware': { player: 'dashjs', label: 'Sammy PRESETS.bufferAware (issue 17, opt-in; not the defaults)', control: 'unpaced', judged: true },
+  'sammy-paper': { player: 'dashjs', label: 'Sammy PRESETS.paper (the paper’s pace design)', control: 'unpaced', judged: true },
   'shaka-unpaced': { player: 'shaka', label: 'Shaka default ABR, unpaced', control: 'shaka-unpaced', judged: false },
   'shaka-sammy': { player: 'shaka', label: 'Shaka + Sammy (defaults)', control: 'shaka-unpaced', judged: true },
   'hlsjs-unpaced': { player: 'hlsjs', label: 'hls.js default ABR, unpaced', control: 'hlsjs-unpaced', judged: false },

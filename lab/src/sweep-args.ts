@@ -11,8 +11,8 @@ import { JUDGED_ARM } from './sweep-report.js';
 
 /** Issue 17: the link at 1.5, 2, 3, 6 and 12 × the top bitrate (12 × 3.3 Mbit/s ≈ the paper's 40). */
 export const DEFAULT_MULTIPLES: readonly number[] = [1.5, 2, 3, 6, 12];
-/** Unpaced, the paper's defaults (sammy), the new buffer-aware preset, dash.js's own rtp. */
-export const DEFAULT_SWEEP_ARMS: readonly string[] = ['unpaced', 'sammy', 'sammy-buffer-aware', 'dashjs-rtp'];
+/** Unpaced, the paper's pace design (sammy-paper), the defaults (sammy: PRESETS.bufferAware's design), dash.js's own rtp. */
+export const DEFAULT_SWEEP_ARMS: readonly string[] = ['unpaced', 'sammy-paper', 'sammy', 'dashjs-rtp'];
 
 /** Bench flags the sweep sets for every invocation, and what to use instead. */
 const SET_BY_SWEEP: Record<string, string> = {

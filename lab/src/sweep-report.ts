@@ -169,7 +169,7 @@ export interface SweepTarget {
   text: string;
 }
 
-/** Issue 17's lab targets for the buffer-aware arm against unpaced, by link multiple. */
+/** Issue 17's lab targets for the judged arm (the defaults) against unpaced, by link multiple. */
 export const SWEEP_TARGETS: readonly SweepTarget[] = [
   { id: 'udp-delay', what: 'UDP one-way delay p50', metric: 'udpP50Ms', minMultiple: 1.5, maxMultiple: 3, rule: { kind: 'maxChange', percent: -50 }, text: '≥ 50% lower' },
   { id: 'bitrate', what: 'mean bitrate', metric: 'meanBitrateKbps', minMultiple: 1.5, maxMultiple: 3, rule: { kind: 'minChange', percent: -2 }, text: '≥ 98% of unpaced' },
@@ -180,7 +180,7 @@ export const SWEEP_TARGETS: readonly SweepTarget[] = [
 ];
 
 /** The arm the targets are for. */
-export const JUDGED_ARM = 'sammy-buffer-aware';
+export const JUDGED_ARM = 'sammy';
 
 export interface TargetCheck {
   multiple: number;

@@ -14,7 +14,7 @@ import { renderMarkdown, type BenchEnvironment } from '../src/report.js';
 import { pageUrl } from '../src/run.js';
 import { LAB_DIR } from '../src/scripts.js';
 
-const NEW_ARMS: Arm[] = ['shaka-unpaced', 'shaka-sammy', 'hlsjs-unpaced', 'hlsjs-sammy', 'sammy-buffer-aware'];
+const NEW_ARMS: Arm[] = ['shaka-unpaced', 'shaka-sammy', 'hlsjs-unpaced', 'hlsjs-sammy', 'sammy-paper'];
 
 function config(args: string[]): BenchConfig {
   const parsed = parseCliArgs(args);
@@ -23,7 +23,7 @@ function config(args: string[]): BenchConfig {
 }
 
 describe('--arms', () => {
-  it('takes the Shaka, hls.js and bufferAware arms by name; the default stays the paper\'s four', () => {
+  it('takes the Shaka, hls.js and paper-preset arms by name; the default stays the paper\'s four', () => {
     expect(config(['--arms', NEW_ARMS.join(',')]).arms).toEqual(NEW_ARMS);
     expect(config([]).arms).toEqual(['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy']);
     expect(DEFAULT_ARMS.every((a) => ARM_SPECS[a].player === 'dashjs')).toBe(true);
@@ -44,15 +44,15 @@ describe('the arms in config.ts', () => {
       'shaka-sammy': ['shaka', 'shaka-unpaced'],
       'hlsjs-unpaced': ['hlsjs', 'hlsjs-unpaced'],
       'hlsjs-sammy': ['hlsjs', 'hlsjs-unpaced'],
-      'sammy-buffer-aware': ['dashjs', 'unpaced'],
+      'sammy-paper': ['dashjs', 'unpaced'],
     });
-    expect(ARMS.filter((a) => ARM_SPECS[a].judged)).toEqual(['sammy', 'sammy-buffer-aware', 'shaka-sammy', 'hlsjs-sammy']);
+    expect(ARMS.filter((a) => ARM_SPECS[a].judged)).toEqual(['sammy', 'sammy-paper', 'shaka-sammy', 'hlsjs-sammy']);
   });
 
   it('labels every arm distinctly, the two dash.js Sammy arms by their preset', () => {
     expect(new Set(Object.values(ARM_LABELS)).size).toBe(ARMS.length);
-    expect(ARM_LABELS.sammy).toMatch(/defaults.*PRESETS\.paper/);
-    expect(ARM_LABELS['sammy-buffer-aware']).toMatch(/PRESETS\.bufferAware.*not the defaults/);
+    expect(ARM_LABELS.sammy).toMatch(/defaults.*PRESETS\.bufferAware/);
+    expect(ARM_LABELS['sammy-paper']).toMatch(/PRESETS\.paper.*the paper’s pace design/);
   });
 
   it('orders arms by player, keeping the order asked for within each', () => {
@@ -80,8 +80,8 @@ describe('the page URL of an arm', () => {
     expect(params('shaka-sammy').has('m3u8')).toBe(false);
     expect(params('hlsjs-sammy').get('player')).toBe('hlsjs');
     expect(params('hlsjs-sammy').get('m3u8')).toBe('/media/lab/master.m3u8');
-    expect(params('sammy-buffer-aware').get('player')).toBe('dashjs');
-    expect(params('sammy-buffer-aware').get('arm')).toBe('sammy-buffer-aware');
+    expect(params('sammy-paper').get('player')).toBe('dashjs');
+    expect(params('sammy-paper').get('arm')).toBe('sammy-paper');
     // Every player gets the one buffer target.
     for (const arm of NEW_ARMS) expect(params(arm).get('buf')).toBe('240');
     expect(hlsMasterPath('/media/lab-60s/manifest.mpd')).toBe('/media/lab-60s/master.m3u8');
@@ -98,7 +98,7 @@ describe('the report with several players', () => {
     metric('shaka-sammy', 10, 3250, 3, 10_500),
     metric('hlsjs-unpaced', 31, 3430, 11),
     metric('hlsjs-sammy', 11, 3400, 3, 10_700),
-    metric('sammy-buffer-aware', 6, 3200, 2.5, 6_000),
+    metric('sammy-paper', 6, 3200, 2.5, 6_000),
   ];
   const env: BenchEnvironment = {
     queueBytes: 100_000, rateMbps: 40, burstBytes: 4542, topVideoKbps: 3300, capKbps: 13_200, cc: 'cubic', ccPinnedBy: 'per socket',
@@ -110,7 +110,7 @@ describe('the report with several players', () => {
     const rows = report.split('\n').filter((l) => l.startsWith('| Shaka') || l.startsWith('| hls.js') || l.startsWith('| dash.js'));
     const firstTable = rows.slice(0, 5).map((l) => l.split(' | ').slice(0, 2).join(' | '));
     expect(firstTable).toEqual([
-      '| dash.js 5 (DASH) | Sammy PRESETS.bufferAware (issue 17, opt-in; not the defaults)',
+      '| dash.js 5 (DASH) | Sammy PRESETS.paper (the paper’s pace design)',
       '| Shaka Player 5 (DASH) | Shaka default ABR, unpaced',
       '| Shaka Player 5 (DASH) | Shaka + Sammy (defaults)',
       '| hls.js 1.7 (HLS) | hls.js default ABR, unpaced',
@@ -127,7 +127,7 @@ describe('the report with several players', () => {
     const hls = section("hls.js + Sammy (defaults) against hlsjs-unpaced: the issue's targets");
     expect(hls).toMatch(/\| mean video bitrate \| 3430 kbps \| 3400 kbps \| -0\.9% .* met \|/);
     // Its control (dash.js unpaced) did not run: no comparison, rather than one with another player.
-    expect(report).not.toContain('bufferAware (issue 17, opt-in; not the defaults) against');
+    expect(report).not.toContain('PRESETS.paper (the paper’s pace design) against');
     expect(report).not.toMatch(/against unpaced/);
     expect(report).not.toMatch(/shaka-unpaced against|hlsjs-unpaced against/);
   });

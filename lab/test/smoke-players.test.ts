@@ -1,6 +1,6 @@
 /**
- * Smoke variant of the lab bench for the other players and Sammy's bufferAware preset: Shaka and
- * hls.js, each unpaced and with Sammy, and dash.js with PRESETS.bufferAware, one short run each with
+ * Smoke variant of the lab bench for the other players and Sammy's paper preset: Shaka and
+ * hls.js, each unpaced and with Sammy, and dash.js with PRESETS.paper, one short run each with
  * the paced UDP neighbour, through the real topology, Chromium, players, adapters and origin
  * middleware. Each page must play and fill the PageState the bench measures.
  * Needs root and network namespaces; anywhere else it skips and says why (the only allowed skip).
@@ -18,11 +18,11 @@ import { smokeConfig } from './support/smoke-config.js';
 const support = namespaceSupport();
 if (!support.ok) console.log(`\n[lab smoke: players] SKIPPED: ${support.reason}\n`);
 
-const ARMS: Arm[] = ['shaka-unpaced', 'shaka-sammy', 'hlsjs-unpaced', 'hlsjs-sammy', 'sammy-buffer-aware'];
+const ARMS: Arm[] = ['shaka-unpaced', 'shaka-sammy', 'hlsjs-unpaced', 'hlsjs-sammy', 'sammy-paper'];
 /** Five sessions of 20 s, a warm-up, the topology: a few minutes on a loaded machine. */
 const BENCH_TIMEOUT_MS = 420_000;
 
-describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and bufferAware arms with a paced UDP neighbour', () => {
+describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and paper-preset arms with a paced UDP neighbour', () => {
   const resultsDir = mkdtempSync(join(tmpdir(), 'sammy-lab-smoke-players-'));
   let result: BenchResult;
 

@@ -61,7 +61,7 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
   it('writes the report, plots and raw data, and leaves no namespace behind', () => {
     const report = readFileSync(result.reportPath, 'utf8');
     expect(report).toContain('| arm | runs |');
-    expect(report).toContain('Sammy (defaults = PRESETS.paper) against unpaced');
+    expect(report).toContain('Sammy (defaults = PRESETS.bufferAware) against unpaced');
     expect(existsSync(join(result.dir, 'runs.csv'))).toBe(true);
     expect(existsSync(join(result.dir, 'plots', 'timeseries.svg'))).toBe(true);
     expect(existsSync(join(result.dir, 'plots', 'neighbour-udp.svg'))).toBe(true);

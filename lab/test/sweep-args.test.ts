@@ -22,11 +22,11 @@ describe('parseSweepArgs', () => {
     expect(a.passthrough).toEqual(['--runs', '1', '--cc', 'bbr', '--plain', '--duration', '20']);
   });
 
-  it('defaults to issue 17\'s multiples and four arms, judging the buffer-aware arm', () => {
+  it('defaults to issue 17\'s multiples and four arms, judging the defaults (sammy)', () => {
     const a = args([]);
     expect(a.multiples).toEqual([...DEFAULT_MULTIPLES]);
     expect(a.arms).toEqual([...DEFAULT_SWEEP_ARMS]);
-    expect(a.judgedArm).toBe('sammy-buffer-aware');
+    expect(a.judgedArm).toBe('sammy');
     expect(a.passthrough).toEqual([]);
   });
 

@@ -47,23 +47,25 @@ export interface SammyParameters {
 }
 
 /**
- * Defaults: the paper's algorithm exactly as published, with its production values (Section 5):
- * pace at 3.2× the top bitrate with an empty buffer, 2.8× with a full one (the buffer counted
- * full at the player's own target: fullBufferShare 1), always on the top of the ladder
- * (paceBase 'top'), Eq. 1 alone picking bitrates (stepUpFactor 0). The lower pace of issue 17
- * is `PRESETS.bufferAware`, opt-in until the lab sweep confirms it. β and the look-ahead belong
- * to the throughput rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise
- * on real links while the pace still sustains the top rung with a wide margin
- * (2.8·0.7·0.95 ≈ 1.86). Five samples follow a changing link within one or two segments while
- * one slow sample cannot swing the pick; twenty history samples give a stable first pick yet
- * follow a device that moves.
+ * Defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`,
+ * explained there), chosen from the lab's rate sweep (lab/README.md): on the constant links of
+ * 3–12× the top bitrate it halved the neighbour's queueing delay where the paper's schedule
+ * left it unchanged (3×: 57 → 2.6 ms) and cut chunk throughput by about 82% against the
+ * paper's 68% (12×), same bitrate; on 1.5× links the paper's rule alternated between two rungs
+ * and stalled (dash.js's fast switching refetches the buffer at every step up), which the
+ * preset's hysteresis with its refetch check does not. The paper's values stay one spread away:
+ * `PRESETS.paper`, and pace-only mode starts from them (a player's own ABR has no look-ahead
+ * nor hysteresis for a lower pace to rely on). β and the look-ahead belong to the throughput
+ * rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise on real links.
+ * Five samples follow a changing link within one or two segments while one slow sample cannot
+ * swing the pick; twenty history samples give a stable first pick yet follow a device that moves.
  */
 export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
-  c0: 3.2,
-  c1: 2.8,
-  fullBufferShare: 1,
-  paceBase: 'top',
-  stepUpFactor: 0,
+  c0: 4,
+  c1: 1.25,
+  fullBufferShare: 0.5,
+  paceBase: 'next-rung',
+  stepUpFactor: 1.1,
   beta: 0.7,
   lookaheadSeconds: 20,
   overhead: 0.05,
@@ -78,21 +80,20 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
  * rule's hysteresis (stepUpFactor), the parts that make a pace design. Every other tunable keeps
  * its value — the default, the adapter's own (hls.js's start estimate) or the app's — so a
  * preset spreads into an adapter's options or `update()` without resetting them:
- * `attach(player, { ...PRESETS.bufferAware })`, `sammy.update(PRESETS.paper)`.
+ * `attach(player, { ...PRESETS.paper })`, `sammy.update(PRESETS.bufferAware)`.
  */
 export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'paceBase' | 'stepUpFactor'>>;
 
 /**
  * Named pace designs.
  *
- * `paper`: the paper's algorithm and production values — what the defaults have (tested). The
- * lab's "paper" arm uses it by name, and pace-only mode keeps it (a player's own ABR has no
- * look-ahead nor hysteresis for a lower pace to rely on).
+ * `paper`: the paper's algorithm and production values (Section 5): 3.2× the top bitrate at an
+ * empty buffer, 2.8× at a full one (counted full at the player's own target), always on the
+ * top of the ladder, Eq. 1 alone picking bitrates. Pace-only mode starts from it.
  *
- * `bufferAware`: the lowest pace the buffer allows (issue 17), from the theory, chosen with the
- * trace-driven simulation only (core/test/trace-simulation.test.ts; figures in core/README.md).
- * OPT-IN until the lab sweep of issue 17 (link rates 1.5–12× the top, a UDP neighbour, the
- * paper's design and unpaced dash.js as arms) confirms it: the defaults stay the paper's.
+ * `bufferAware`: the lowest pace the buffer allows (issue 17), from the theory, tuned with the
+ * trace-driven simulation (core/test/trace-simulation.test.ts) and chosen as the defaults from
+ * the lab's rate sweep. What the defaults have (tested).
  *
  * - The floor. Sammy's rule keeps a rung r while its estimate x ≥ r·β⁻¹·(1 + B0/D)⁻¹ (Eq. 1):
  *   1.43× at an empty buffer, 0.57× at 30 s. Below 1× the pace clears Eq. 1 but drains the
@@ -102,33 +103,36 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  *   holds 6 s (1.51 at empty). The validation holds the whole line to that, level by level.
  * - c1 = 1.25: that floor plus ~8% for what the overhead figure does not cover (each sample's
  *   request latency, rtp's rounding to 100 kbps): 1.25 × (top + audio) once the buffer is
- *   deep. In the simulation that is 7.7 Mbit/s for a 6 Mbit/s top: below a 1.5× link 83% of
+ *   deep. In the simulation that is 7.7 Mbit/s for a 6 Mbit/s top: below a 1.5× link 90% of
  *   the playing transfer time (the paper's 2.8: 0%), chunk throughput −87% at 12× (paper −73%),
  *   bitrate and rebuffering as unpaced dash.js.
- * - fullBufferShare 0.8: c1 from 80% of the player's buffer target. A player asks for its next
- *   segment once the buffer has room for one, so at request time the buffer sits a segment
- *   below its target (26 of 30 s with 4 s segments); on the paper's line c1 would never apply.
+ * - fullBufferShare 0.5: c1 from half the player's buffer target (15 of dash.js's 30 s, 5 of
+ *   Shaka's 10 s — still above the floor there: 1.2). A player asks for its next segment once the
+ *   buffer has room for one, and on a link of 1.5–2× the top the buffer fills slowly: with 0.8
+ *   the pace stayed above such a link for most of a one-minute session (lab: queueing delay
+ *   −2% at 2×); with 0.5 the simulation paces below a 1.5× link 90% of the time (0.8: 83%) at
+ *   the same rebuffering on the noisy cellular traces.
  * - c0 = 4: the pace while the buffer is low, where a dip stalls playback. It falls to c1
- *   over 0–24 s, so it is above the paper's (3.2 → 2.8 over 30 s) below ~8 s of buffer and
+ *   over 0–15 s, so it is above the paper's (3.2 → 2.8 over 30 s) below ~7 s of buffer and
  *   below it beyond: the first playing segments, fetched at 4–8 s of buffer, download as fast
- *   as the paper's (with c0 = 2 they stalled more often than the paper's on the noisy 2–3× traces:
- *   0.02% / 0.01% rebuffering over 10 seeds against 0.01% / 0.00%; with 4, 0.00% / 0.00%).
+ *   as the paper's (with c0 = 2 they stalled more often than the paper's on the noisy 2–3× traces).
  * - paceBase 'next-rung': at the top of the ladder the rule sees (a player may cap it below
  *   the stream's top) the pace follows the rung fetched; below it, the next rung up at c0 — a
  *   sample of ~3.8× the next rung, enough to step up even where latency takes a share of
  *   every small segment; the rung is held below the top only while the link is below it anyway.
  * - stepUpFactor 1.1: on a link between two rungs Eq. 1's look-ahead alone alternates between
  *   them (drain on the upper, refill on the lower: 45 switches in 6 minutes on a 0.8× link);
- *   stepping up only on an estimate 10% above the rung stops that (2 switches), and a link of
- *   1.16× the top still reaches it. Keeping a rung needs Eq. 1 alone, so a deep buffer still
- *   pays for a rung through a dip (Appendix A).
+ *   stepping up only on an estimate 10% above the rung, and only where the buffer a step up
+ *   leaves still keeps the rung (dash.js refetches its buffer at a step up: bitrate.ts), stops
+ *   that (2 switches), and a link of 1.16× the top still reaches it. Keeping a rung needs Eq. 1
+ *   alone, so a deep buffer still pays for a rung through a dip (Appendix A).
  * β, the look-ahead and the rest are not the preset's: the floor above is for β = 0.7 and
  * D = 20 s, and the validation recomputes it for any other.
  */
 // (Pure: an app that uses neither preset bundles neither.)
 export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
   paper: /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 }),
-  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 }),
+  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 }),
 };
 
 /**

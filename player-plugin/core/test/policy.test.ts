@@ -20,6 +20,7 @@ import {
   scheduleShortfalls,
   SammyConfigError,
   selectBitrateKbps,
+  bufferAfterStepUp,
   sustainableBitrateKbps,
   harmonicMeanKbps,
   appendBounded,
@@ -28,20 +29,20 @@ import {
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
-  it('defaults to the paper’s algorithm and production values (c0 = 3.2 empty, c1 = 2.8 full, on the top, Eq. 1 alone), also named PRESETS.paper', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
-    expect(Object.isFrozen(PRESETS.paper)).toBe(true);
-    expect(resolveParameters(PRESETS.paper)).toEqual(DEFAULT_PARAMETERS);
+  it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target, on the next rung, hysteresis 1.1), also named PRESETS.bufferAware', () => {
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 });
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 });
+    expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
+    expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
-  it('offers the lower pace of issue 17 as an opt-in preset, PRESETS.bufferAware: a pace schedule and hysteresis, nothing else', () => {
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.8, paceBase: 'next-rung', stepUpFactor: 1.1 });
-    expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
+  it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule and hysteresis, nothing else', () => {
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
+    expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
-    expect(resolveParameters(PRESETS.bufferAware)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.bufferAware });
-    expect(resolveParameters({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
-    expect(resolveParameters(PRESETS.paper, resolveParameters({ ...PRESETS.bufferAware, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
+    expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
+    expect(resolveParameters({ ...PRESETS.paper, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
+    expect(resolveParameters(PRESETS.bufferAware, resolveParameters({ ...PRESETS.paper, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -71,7 +72,7 @@ describe('pace-rate policy', () => {
   });
 
   it('sends no rtp in the initial phase', () => {
-    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }; // the paper's
+    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: resolveParameters(PRESETS.paper) };
     expect(decidePace({ ...input, phase: 'initial' })).toBeUndefined();
     // (2.8·2/30 + 3.2·28/30) × 6128 = 19 446 → 19 400.
     expect(decidePace({ ...input, phase: 'playing' })).toBe(19_400);
@@ -140,6 +141,29 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     expect(selectBitrateKbps({ ...input, throughputKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 })).toBe(750);
   });
 
+  it('with hysteresis, steps up only when Eq. 1 still holds once the player has refetched what the step up makes it refetch', () => {
+    // The lab's 1.5× link (issue 17): a 4000 kbps estimate between the 2300 and 3300 kbps rungs, 4 s segments,
+    // dash.js's fast switching (refetches everything buffered beyond 1.5 segments).
+    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], throughputKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSegments: 1.5 };
+    // At 8.3 s (the lab's step up): Eq. 1 allows 3300 now (3771 ≤ 4000), but refetching the buffer (3 segments,
+    // 12 s of media in 9.9 s) would empty it, where keeping 3300 needs 4714: it would step back down.
+    expect(bufferAfterStepUp(8.3, 3300, 4000, 4, 1.5)).toBeCloseTo(8.3 - (12 * 3300) / 4000);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3 })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: 1.7 })).toBe(2300);
+    // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where 3300 is kept (3896 ≤ 4000): it steps up once.
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 20 })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(3300);
+    // Below 1.5 segments dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
+    // step up's first segment, so Eq. 1 at the buffer as it is; no hysteresis (the paper): Eq. 1 alone.
+    expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBe(5);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, stepUpRefetchSegments: undefined })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, segmentSeconds: undefined })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, stepUpFactor: 0 })).toBe(3300);
+    // Keeping a rung refetches nothing: the same estimate and buffer keep 3300 once fetched.
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, currentBitrateKbps: 3300 })).toBe(3300);
+  });
+
   it('picks the lowest rung with no estimate, and ignores an unsorted ladder order', () => {
     expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], throughputKbps: undefined, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(300);
     expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], throughputKbps: 2500, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(1500);
@@ -179,18 +203,20 @@ describe('configuration validation', () => {
     expect(resolveParameters({ ...PRESETS.paper, c0: 1.51, c1: 1.21 }, DEFAULT_PARAMETERS, undefined, 5).c0).toBe(1.51);
   });
 
-  it('holds PRESETS.bufferAware to the step-up floor: measured ≥ stepUpFactor × the rung, c1 ≥ 1.1 / 0.95 = 1.16', () => {
-    const e = refusal(() => resolveParameters({ ...PRESETS.bufferAware, c1: 1.1 }));
+  it('holds the defaults (PRESETS.bufferAware) to the step-up floor: measured ≥ max(Eq. 1, stepUpFactor) × the rung at the full level', () => {
+    // Full at 15 s (half of a 30 s target): Eq. 1 needs 1 / (0.7 × 1.75) = 0.82, the hysteresis 1.1: c1 ≥ 1.1 / 0.95 = 1.16.
+    const e = refusal(() => resolveParameters({ c1: 1.1 }, DEFAULT_PARAMETERS, undefined, 30));
     expect(e.parameter).toBe('c1');
-    expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(8 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/);
-    expect(resolveParameters({ ...PRESETS.bufferAware, c1: 1.16 }).c1).toBe(1.16);
-    // Without the hysteresis' margin, Eq. 1 at the full level (8 s: 0.8 × the 10 s assumed) binds: 1 / (0.7 × 1.4) / 0.95 = 1.08.
-    expect(resolveParameters({ ...PRESETS.bufferAware, c1: 1.08, stepUpFactor: 0 }).c1).toBe(1.08);
-    expect(() => resolveParameters({ ...PRESETS.bufferAware, c1: 1.07, stepUpFactor: 0 })).toThrow(/c1 must be at least 1.08/);
-    // The paper's algorithm (the defaults: no hysteresis, full at the whole 10 s): Eq. 1 needs
+    expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(15 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/);
+    expect(resolveParameters({ c1: 1.16 }, DEFAULT_PARAMETERS, undefined, 30).c1).toBe(1.16);
+    // Full at 5 s (half of the 10 s assumed): Eq. 1 binds, 1 / (0.7 × 1.25) / 0.95 = 1.21, with or without the hysteresis.
+    expect(resolveParameters({ c1: 1.21 }).c1).toBe(1.21);
+    expect(() => resolveParameters({ c1: 1.2 })).toThrow(/at a full buffer \(5 s\).*c1 must be at least 1.21/);
+    expect(() => resolveParameters({ c1: 1.2, stepUpFactor: 0 })).toThrow(/c1 must be at least 1.21/);
+    // The paper's algorithm (no hysteresis, full at the whole 10 s): Eq. 1 needs
     // 1 / (0.7 × 1.5) = 0.95 measured there, below the rung itself, so the rung binds: 1 / 0.95 = 1.06.
-    expect(resolveParameters({ c1: 1.06 }).c1).toBe(1.06);
-    expect(() => resolveParameters({ c1: 1.05 })).toThrow(/c1 must be at least 1.06/);
+    expect(resolveParameters({ ...PRESETS.paper, c1: 1.06 }).c1).toBe(1.06);
+    expect(() => resolveParameters({ ...PRESETS.paper, c1: 1.05 })).toThrow(/c1 must be at least 1.06/);
   });
 
   it('refuses a line that clears both ends but not a buffer level between them (a schedule the ends do not bound)', () => {
@@ -211,7 +237,7 @@ describe('configuration validation', () => {
     expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 0, minimum: 1.51 });
     expect(e.message).toMatch(/c0 = 1.4 cannot sustain the top rung with beta = 0.7 .* at an empty buffer.*c0 must be at least 1\.51/);
     expect(() => resolveParameters({ ...PRESETS.bufferAware, beta: 0.3 })).toThrow(/c1 = 1.25 cannot sustain the top rung with beta = 0.3/);
-    expect(() => resolveParameters({ beta: 0.2 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.2/);
+    expect(() => resolveParameters({ ...PRESETS.paper, beta: 0.2 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.2/);
   });
 
   it('accepts exactly the lines that clear Eq. 1 and the step-up floor at every buffer level (1 000 levels, 2 000 random sets)', () => {

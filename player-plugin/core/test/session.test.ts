@@ -18,11 +18,11 @@ function request(overrides: Partial<SegmentRequest> = {}, buffer = 12): SegmentR
 describe('SammySession', () => {
   it('keeps every tunable with its default in one place', () => {
     expect(DEFAULT_PARAMETERS).toEqual({
-      c0: 3.2,
-      c1: 2.8,
-      fullBufferShare: 1,
-      paceBase: 'top',
-      stepUpFactor: 0,
+      c0: 4,
+      c1: 1.25,
+      fullBufferShare: 0.5,
+      paceBase: 'next-rung',
+      stepUpFactor: 1.1,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -35,8 +35,8 @@ describe('SammySession', () => {
     expect(() => createSession({ parameters: { initialVideoBitrateKbps: -1 } })).toThrow(/initialVideoBitrateKbps/);
   });
 
-  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (the defaults: the paper’s)', () => {
-    const s = createSession({ history: memoryStore() });
+  it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (PRESETS.paper)', () => {
+    const s = createSession({ history: memoryStore(), parameters: PRESETS.paper });
     expect(s.decide(request())).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
     s.playback({ type: 'playing' });
     const d = s.decide(request());
@@ -46,6 +46,24 @@ describe('SammySession', () => {
     expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })).paceRateKbps).toBe(18_600);
     // A muxed stream (video only) paces on the video top alone.
     expect(s.decide(request({ tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: 30 } } })).paceRateKbps).toBe(16_800);
+  });
+
+  it('learns the segment duration from its downloads: a step up must survive the refetch it makes the player do', () => {
+    const s = createSession({ parameters: PRESETS.bufferAware, history: memoryStore() });
+    s.playback({ type: 'playing' });
+    const ladderKbps = [300, 750, 1500, 2300, 3300];
+    const top = { tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 5 } } };
+    // 4 s segments at 4000 kbps: the first at the player's start (750 kbps), then 2300 kbps (1 150 000 B).
+    for (const bitrateKbps of [750, 2300, 2300, 2300, 2300]) {
+      expect(s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 3 })?.bitrateKbps).toBe(bitrateKbps);
+      const bytes = (bitrateKbps * 1000 * 4) / 8;
+      s.addSample(s.decide(request({ ...top, bitrateKbps })), { bytes, durationMs: (bytes * 8) / 4000 });
+    }
+    const at = (bufferLevelSeconds: number, stepUpRefetchSegments?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSegments })?.bitrateKbps;
+    // With dash.js's fast switching (a step up refetches the buffer) not at 8.3 s, at 24 s; a player that refetches nothing: at 8.3 s.
+    expect(at(8.3, 1.5)).toBe(2300);
+    expect(at(24, 1.5)).toBe(3300);
+    expect(at(8.3)).toBe(3300);
   });
 
   it('reports the buffer and estimate the bitrate choice used, not values read later', () => {
@@ -72,7 +90,7 @@ describe('SammySession', () => {
 
   it('learns per media type, and keeps only unpaced initial-phase video in the history', () => {
     const store = memoryStore();
-    const s = createSession({ history: store });
+    const s = createSession({ history: store, parameters: PRESETS.paper });
     const samples: number[] = [];
     s.on('sample', (x) => samples.push(x.throughputKbps));
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 }); // 20 Mbps, initial
@@ -116,7 +134,7 @@ describe('SammySession', () => {
   });
 
   it('off: no choice and no pace, decisions say so; update validates and keeps the old set', () => {
-    const s = createSession({ history: memoryStore(), enabled: false });
+    const s = createSession({ history: memoryStore(), enabled: false, parameters: PRESETS.paper });
     s.playback({ type: 'playing' });
     expect(s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toBeUndefined();
     expect(s.decide(request())).toMatchObject({ enabled: false, paceRateKbps: undefined });
@@ -127,19 +145,19 @@ describe('SammySession', () => {
     expect(s.parameters).toMatchObject({ c0: 4, c1: 2.8 });
   });
 
-  it('PRESETS.bufferAware: paces the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from 80% of the full level', () => {
-    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30, parameters: PRESETS.bufferAware });
+  it('the defaults (PRESETS.bufferAware): pace the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from half the full level', () => {
+    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30 });
     s.playback({ type: 'playing' });
-    // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.8 × 30) = 0.5 → 2.625 × 6128 = 16 086.
-    expect(s.decide(request())).toMatchObject({ paceRateKbps: 16_100, paceBaseKbps: 6128, maxBufferSeconds: 30 });
+    // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.5 × 30) = 0.8 → 1.8 × 6128 = 11 030.
+    expect(s.decide(request())).toMatchObject({ paceRateKbps: 11_000, paceBaseKbps: 6128, maxBufferSeconds: 30 });
     s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 12 });
     // Fetching 3000 below the top: the next rung up (6000) + audio, at c0 whatever the buffer.
     expect(s.decide(request({}, 28))).toMatchObject({ paceRateKbps: 24_500, paceBaseKbps: 6128 });
     expect(s.decide(request({ bitrateKbps: 750 }, 28))).toMatchObject({ paceRateKbps: 6_500, paceBaseKbps: 1628 }); // 4 × 1628
     // Audio goes by the last video request.
     expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 }, 28)).paceRateKbps).toBe(6_500);
-    // At the top: 1.25 × 6128 from 24 s of buffer on.
-    expect(s.decide(request({ bitrateKbps: 6000 }, 24))).toMatchObject({ paceRateKbps: 7_700, paceBaseKbps: 6128 });
+    // At the top: 1.25 × 6128 from 15 s of buffer on.
+    expect(s.decide(request({ bitrateKbps: 6000 }, 15))).toMatchObject({ paceRateKbps: 7_700, paceBaseKbps: 6128 });
     // A ladder the player caps at 3000 (the one the rule sees): the top of it is the rung fetched.
     s.chooseBitrate({ mediaType: 'video', ladderKbps: [300, 750, 1500, 3000], bufferLevelSeconds: 12 });
     expect(s.decide(request({ bitrateKbps: 3000 }, 28))).toMatchObject({ paceRateKbps: 3_900, paceBaseKbps: 3128 }); // 1.25 × 3128
@@ -148,13 +166,13 @@ describe('SammySession', () => {
     expect(s.decide(request({ bitrateKbps: 3000, tracks }, 28)).paceBaseKbps).toBe(6128);
   });
 
-  it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s (the defaults)', () => {
-    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.bufferAware });
+  it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s', () => {
+    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
     s.playback({ type: 'playing' });
-    // A request that counts 10 s as full is held to the 30 s validated: 10 / 24 of the way to c1.
-    expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 24) * 1.25 + (14 / 24) * 4) * 6128 / 100) * 100 });
-    // The defaults likewise, on the paper's line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
-    const paper = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    // A request that counts 10 s as full is held to the 30 s validated: 10 / 15 of the way to c1.
+    expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 15) * 1.25 + (5 / 15) * 4) * 6128 / 100) * 100 });
+    // PRESETS.paper likewise, on its line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
+    const paper = createSession({ history: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.paper });
     paper.playback({ type: 'playing' });
     expect(paper.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
     // A request's own level at or above the one validated is the pace's: as an adapter that passes its player's target to both.
@@ -162,8 +180,8 @@ describe('SammySession', () => {
     expect(paper.decide(request({ maxBufferSeconds: 60 }, 30))).toMatchObject({ maxBufferSeconds: 60, paceRateKbps: 18_400 }); // 3.0 × 6128
     // Validated at a small full level, a c1 that relies on a deep buffer is refused: with stepUpFactor 0
     // and the 3.2 s full buffer of the public prototype, Eq. 1 needs 1 / (0.7 × 1.16) / 0.95 = 1.30.
-    expect(() => createSession({ parameters: { stepUpFactor: 0, c1: 1.2, fullBufferShare: 1 }, maxBufferSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
-    expect(() => createSession({ parameters: { stepUpFactor: 0, c1: 1.2, fullBufferShare: 1 }, maxBufferSeconds: 30 })).not.toThrow();
+    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, maxBufferSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
+    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, maxBufferSeconds: 30 })).not.toThrow();
     const playerAbr: PlayerAbr = {
       name: 'test',
       requirements: [{ rule: 'under a test rule', reason: 'test', throughputMultiple: 1.2, fromBufferSeconds: 0, toBufferSeconds: Infinity }],
@@ -171,8 +189,7 @@ describe('SammySession', () => {
       safetyFactor: 0.9,
       check: paceShortfalls,
     };
-    expect(createSession({ playerAbr }).parameters).toEqual(DEFAULT_PARAMETERS);
-    expect(createSession({ playerAbr }).parameters).toMatchObject(PRESETS.paper);
+    expect(createSession({ playerAbr }).parameters).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
     expect(createSession({ playerAbr, parameters: { c1: 1.3 } }).parameters).toMatchObject({ c0: 3.2, c1: 1.3, paceBase: 'top' });
   });
 });

@@ -6,13 +6,13 @@ import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSess
 const TOP = 6000;
 const steady = (r: ReturnType<typeof simulateSession>) => r.segments.filter((s) => s.index >= 15);
 
-/** The defaults (the paper's algorithm) and the opt-in lower pace of issue 17. */
+/** The defaults (issue 17's lower pace, PRESETS.bufferAware) and the paper's design. */
 const SETS = [
-  ['defaults (the paper’s)', DEFAULT_PARAMETERS],
-  ['PRESETS.bufferAware', PRESETS.bufferAware],
+  ['defaults (PRESETS.bufferAware)', DEFAULT_PARAMETERS],
+  ['PRESETS.paper', PRESETS.paper],
 ] as const;
 
-describe('closed-loop session with Sammy’s defaults (the paper’s) and PRESETS.bufferAware', () => {
+describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and PRESETS.paper', () => {
   for (const [name, parameters] of SETS) {
     for (const multiple of [2, 4, 20]) {
       it(`${name}: reaches and holds the top rung with no stall on a link of ${multiple}× the top bitrate`, () => {
@@ -44,17 +44,17 @@ describe('closed-loop session with Sammy’s defaults (the paper’s) and PRESET
     }
   }
 
-  it('does not pace a link that is below the pace: throughput follows the link (2× with the defaults’ 2.8, 1.2× with bufferAware’s 1.25)', () => {
-    for (const [parameters, multiple] of [[DEFAULT_PARAMETERS, 2], [PRESETS.bufferAware, 1.2]] as const) {
+  it('does not pace a link that is below the pace: throughput follows the link (2× with the paper’s 2.8, 1.2× with the defaults’ 1.25)', () => {
+    for (const [parameters, multiple] of [[PRESETS.paper, 2], [DEFAULT_PARAMETERS, 1.2]] as const) {
       const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
       const chunk = median(steady(result).map((s) => s.throughputKbps));
       expect(chunk).toBeGreaterThan(0.9 * multiple * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
     }
   });
 
-  it('bufferAware paces below a 1.5× link once the buffer is deep: the bottleneck idles between packets', () => {
+  it('the defaults pace below a 1.5× link once the buffer is deep: the bottleneck idles between packets', () => {
     const link = 1.5 * TOP;
-    const result = simulateSession(sammyRule(PRESETS.bufferAware), { ...DEFAULT_SIMULATION, linkKbps: link });
+    const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: link });
     const paced = steady(result).filter((s) => s.paceKbps !== undefined && s.paceKbps < link);
     expect(paced.length / steady(result).length).toBeGreaterThan(0.9);
     expect(result.segments.slice(3).every((s) => s.bitrateKbps === TOP)).toBe(true);
@@ -69,6 +69,36 @@ describe('closed-loop session with Sammy’s defaults (the paper’s) and PRESET
     expect(warm.segments[0]!.bitrateKbps).toBe(TOP);
     const lowStart = simulateSession(sammyRule({ initialVideoBitrateKbps: 200 }), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP });
     expect(lowStart.segments[0]!.bitrateKbps).toBe(300);
+  });
+});
+
+describe('dash.js’s fast switching (on by default): a step up refetches the buffer', () => {
+  // The lab's ladder (finer steps at the top) and the simulation's; links between and above its rungs.
+  const LADDERS = [[300, 750, 1500, 2300, 3300], DEFAULT_SIMULATION.videoLadderKbps] as const;
+  const MULTIPLES = [0.5, 0.8, 1, 1.1, 1.2, 1.3, 1.5, 2, 4];
+
+  it('the defaults (PRESETS.bufferAware) never stall nor alternate: they step up only where the refetch leaves a buffer that keeps the rung', () => {
+    for (const ladder of LADDERS) {
+      const top = Math.max(...ladder);
+      for (const multiple of MULTIPLES) {
+        const config = { ...DEFAULT_SIMULATION, videoLadderKbps: ladder, linkKbps: multiple * top, fastSwitch: true };
+        const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), config);
+        const switches = result.segments.filter((s, i) => i > 0 && s.bitrateKbps !== result.segments[i - 1]!.bitrateKbps).length;
+        expect(result.stalls, `${top} kbps top, ${multiple}×`).toBe(0);
+        expect(switches, `${top} kbps top, ${multiple}×`).toBeLessThanOrEqual(2);
+        // From 1.5× it reaches the top rung.
+        if (multiple >= 1.5) expect(result.segments.at(-1)!.bitrateKbps).toBe(top);
+      }
+    }
+  });
+
+  it('the same preset without the refetch in its step-up check alternates and stalls on a link between rungs (what the lab saw)', () => {
+    // The rule as if dash.js refetched nothing, on a link where dash.js does: 1.2× the top of the simulation's ladder.
+    const unaware = (config: Parameters<ReturnType<typeof sammyRule>>[0]) => sammyRule(DEFAULT_PARAMETERS)({ ...config, fastSwitch: false });
+    const link = { ...DEFAULT_SIMULATION, linkKbps: 1.2 * TOP, fastSwitch: true };
+    const result = simulateSession(unaware, link);
+    expect(result.stalls).toBeGreaterThan(5);
+    expect(simulateSession(sammyRule(DEFAULT_PARAMETERS), link).stalls).toBe(0);
   });
 });
 

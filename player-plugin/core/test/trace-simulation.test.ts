@@ -6,10 +6,10 @@
  * - **unpaced**: dash.js's ABR, modelled as its ThroughputRule alone (EWMA estimate × 0.9; see
  *   support/dash-throughput-rule.ts — BOLA, InsufficientBufferRule and the abandon rule are not
  *   modelled), no rtp. The baseline.
- * - **paper**: Sammy's full mode with its defaults, which are `PRESETS.paper` (3.2 / 2.8 × top,
- *   Eq. 1 alone): the paper's algorithm as published.
- * - **bufferAware**: Sammy's full mode with `PRESETS.bufferAware` (the lower pace of issue 17,
- *   opt-in until the lab sweep confirms it).
+ * - **paper**: Sammy's full mode with `PRESETS.paper` (3.2 / 2.8 × top, Eq. 1 alone): the
+ *   paper's algorithm as published.
+ * - **bufferAware**: Sammy's full mode with its defaults, which are `PRESETS.bufferAware` (the
+ *   lower pace of issue 17).
  * - **pace-only**: the same modelled dash.js rule picks; Sammy's pace-only session paces (its
  *   defaults: the paper's).
  *
@@ -17,7 +17,7 @@
  * read back through the parser. Targets (issue 14) per family, each of paper, bufferAware and
  * pace-only against unpaced: rebuffer ratio not higher, mean bitrate ≥ 98%, no more switches;
  * chunk throughput ≥ 50% lower on traces whose mean exceeds 3× the top bitrate. Issue 17's, for
- * bufferAware (the candidate for new defaults): on 1.5–3× links the pace below the link's capacity most of the playing transfer
+ * bufferAware (the defaults): on 1.5–3× links the pace below the link's capacity most of the playing transfer
  * time, mean bitrate ≥ 98% of unpaced, rebuffering not higher; at 12× chunk throughput ≥ 70%
  * lower with the bitrate within 1%; an up-switch after capacity rises; no spiral for any
  * accepted configuration. A target an arm misses is listed in KNOWN_MISSES with why, and runs
@@ -39,9 +39,9 @@ type Arm = (typeof ARMS)[number];
 const PACED_ARMS = ['paper', 'bufferAware', 'pace-only'] as const;
 const RULES: Record<Arm, SimulatedRule> = {
   unpaced: dashThroughputRule(),
-  // The defaults: the paper's algorithm (sammyRule adds no parameter of its own).
-  paper: sammyRule(DEFAULT_PARAMETERS),
-  bufferAware: sammyRule(PRESETS.bufferAware),
+  paper: sammyRule(PRESETS.paper),
+  // The defaults (sammyRule adds no parameter of its own).
+  bufferAware: sammyRule(DEFAULT_PARAMETERS),
   'pace-only': dashThroughputRule({}),
 };
 
@@ -99,7 +99,7 @@ function groupFigures(group: typeof rows, arm: Arm) {
   const header = `${'trace'.padEnd(20)} ${'mean'.padStart(6)} | ${ARMS.map((a) => `${a}: kbps rebuf sw chunkMb <cap`.padEnd(39)).join(' | ')}`;
   const lines = [
     'Trace-driven simulation (90 × 4 s segments, ladder 300–6000 kbps + 128 kbps audio, 40 ms latency, 4% overhead, 30 s buffer)',
-    'paper: the defaults (PRESETS.paper); bufferAware: PRESETS.bufferAware (opt-in)',
+    'paper: PRESETS.paper; bufferAware: the defaults (PRESETS.bufferAware)',
     '<cap: share of the playing phase’s transfer time with the pace below the link’s capacity',
   ];
   for (const family of FAMILIES) {
@@ -116,10 +116,10 @@ function groupFigures(group: typeof rows, arm: Arm) {
 /**
  * Targets an arm misses, with why. `family/arm/target`, `trace/arm/chunk`, or issue 17's
  * `group/bufferAware/target` (group: a constant link, or `cell N×`). Filled from the figures above.
- * The paper's algorithm (the defaults) misses what issue 17's design was made for: Sammy's own
+ * The paper's algorithm misses what issue 17's design (the defaults) was made for: Sammy's own
  * rule alternating between two rungs on a link between them (the step traces), and chunk
  * throughput where its c1 2.8 sits near the link (6×, the 0.8×→6× step). bufferAware meets
- * those (held as passing tests for it below); it stays opt-in until the lab confirms it.
+ * those (held as passing tests for it below).
  */
 const KNOWN_MISSES: Record<string, string> = {
   // The rule, not the pace (the link is below it; both Sammy arms do the same): at a 4 s
@@ -136,7 +136,7 @@ const KNOWN_MISSES: Record<string, string> = {
   // c1 = 2.8 × (top + audio) ≈ 2.86 × top at a full buffer: a link must exceed ~5.7× top (plus
   // the 40 ms latency every chunk pays) before the pace can halve chunk throughput. bufferAware's
   // c1 1.25: −75% and −69%.
-  '6×/paper/chunk': 'the defaults (the paper’s 2.8): pace 2.86× top vs a 6× link, 49% lower, not 50%',
+  '6×/paper/chunk': 'PRESETS.paper’s 2.8: pace 2.86× top vs a 6× link, 49% lower, not 50%',
   '0.8×→6× at 120 s/paper/chunk': 'the first 120 s on a 0.8× link cannot be paced below it, then the paper’s 2.86× top: 44% lower',
   // One stall each on "cell 1.5× #2" (0.06% unpaced, 0.11% pace-only): the pace trims the
   // capacity peaks from dash.js's samples, which changes which rungs it picks on a link at 1.5× top.
@@ -146,9 +146,6 @@ const KNOWN_MISSES: Record<string, string> = {
   '6×/pace-only/chunk': 'pace-only’s default (the paper’s preset): pace 2.86× top vs a 6× link, 49% lower, not 50%',
   '0.8×→6× at 120 s/pace-only/chunk': 'the first 120 s on a 0.8× link cannot be paced below it, then the paper’s 2.86× top: 46% lower',
   // Issue 17 targets.
-  // Lognormal capacity (σ of the log 0.6) around 1.5× top: it is below the 1.25 × (top + audio)
-  // pace about half of the time, where no pace can leave the bottleneck idle.
-  'cell 1.5×/bufferAware/paced': 'the noisy 1.5× link is below a 1.25× pace about half the time: paced below capacity 50% of the playing transfer time (47–52% per trace)',
   // A stall in the first playing segment: the rule jumps from 750 to 6000 at a 4 s buffer on one
   // sample, and the link dips during that download (the paper's preset stalls there too: 0.06%).
   'cell 2×/bufferAware/rebuffer': 'cell 2× #2: a 0.2 s stall in the first playing segment (rule jumps to the top at a 4 s buffer, the link dips; the paper’s preset 0.06%): 0.05% vs 0.01% unpaced',
@@ -192,7 +189,7 @@ describe('trace-driven closed loop: Sammy and pace-only against unpaced dash.js'
   });
 });
 
-describe('issue 17: a lower pace where the buffer allows it (PRESETS.bufferAware against unpaced dash.js)', () => {
+describe('issue 17: a lower pace where the buffer allows it (the defaults, PRESETS.bufferAware, against unpaced dash.js)', () => {
   /** Constant links one by one, the cellular family one multiple at a time (its three seeds). */
   const groups = new Map<string, typeof rows>();
   for (const r of rows.filter((x) => x.trace.family === 'constant' || x.trace.family === 'cellular')) {
@@ -222,7 +219,7 @@ describe('issue 17: a lower pace where the buffer allows it (PRESETS.bufferAware
     }
   }
 
-  it('paces lower than the paper’s (the defaults) on constant and cellular links of 3× and up (about half its chunk throughput), same bitrate', () => {
+  it('paces lower than the paper’s (PRESETS.paper) on constant and cellular links of 3× and up (about half its chunk throughput), same bitrate', () => {
     for (const r of rows.filter((x) => x.meanMultiple >= 3 && (x.trace.family === 'constant' || x.trace.family === 'cellular'))) {
       expect(r.arms.bufferAware.chunkKbps, r.trace.name).toBeLessThan(0.65 * r.arms.paper.chunkKbps);
       expect(r.arms.bufferAware.meanBitrateKbps, r.trace.name).toBeGreaterThanOrEqual(0.99 * r.arms.paper.meanBitrateKbps);

@@ -56,7 +56,7 @@ export interface DashRuleSettingsLike {
 
 export interface DashSettingsLike {
   streaming?: {
-    buffer?: { bufferTimeDefault?: number; bufferTimeAtTopQuality?: number; bufferTimeAtTopQualityLongForm?: number; longFormContentDurationThreshold?: number };
+    buffer?: { bufferTimeDefault?: number; bufferTimeAtTopQuality?: number; bufferTimeAtTopQualityLongForm?: number; longFormContentDurationThreshold?: number; fastSwitchEnabled?: boolean | null };
     abr?: {
       rules?: Record<string, DashRuleSettingsLike | undefined>;
       initialBitrate?: { video?: number; audio?: number };

@@ -42,3 +42,13 @@ export function playerMaxBufferSeconds(player: PlayerLike, longForm?: boolean): 
   longForm ??= finiteOr(player.duration(), 0) > (buffer.longFormContentDurationThreshold ?? 600);
   return (longForm ? buffer.bufferTimeAtTopQualityLongForm : buffer.bufferTimeAtTopQuality) ?? 30;
 }
+
+/**
+ * The buffer level, in segments, from which a step up makes dash.js refetch its buffer at the
+ * new rung: 1.5 with fast switching (`streaming.buffer.fastSwitchEnabled`; its default, null,
+ * means on outside low-latency mode, counted as on), else undefined. Sammy's rule steps up only
+ * where the refetch leaves a buffer that still keeps the new rung (core: bufferAfterStepUp).
+ */
+export function stepUpRefetchSegments(player: PlayerLike): number | undefined {
+  return player.getSettings().streaming?.buffer?.fastSwitchEnabled === false ? undefined : 1.5;
+}

@@ -40,9 +40,10 @@ describe('attach(player)', () => {
 
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     const paced = await intercept!(mediaRequest());
-    // B = 12/30 → multiplier 2.8·0.4 + 3.2·0.6 = 3.04; × (6000 + 128) = 18 629 → 18 600.
-    expect(rtpOf(paced)).toBe(18_600);
-    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, bufferLevelSeconds: 12, bitrateKbps: 3000, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, mediaType: 'video' });
+    // The defaults count the buffer full at half dash.js's 30 s: B = 12/15 → multiplier
+    // 1.25·0.8 + 4·0.2 = 1.8; × (6000 + 128) = 11 030 → 11 000.
+    expect(rtpOf(paced)).toBe(11_000);
+    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 11_000, bufferLevelSeconds: 12, bitrateKbps: 3000, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, mediaType: 'video' });
     expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
   });
 
@@ -101,17 +102,17 @@ describe('attach(player)', () => {
     expect(ctx.player.getSettings().streaming!.abr!.rules!.abandonRequestsRule!.active).toBe(true);
     ctx.sammy.setEnabled(true);
     expect(ctx.player.getSettings().streaming!.abr!.rules!.throughputRule!.active).toBe(false);
-    expect(rtpOf(await intercept!(mediaRequest()))).toBe(18_600);
+    expect(rtpOf(await intercept!(mediaRequest()))).toBe(11_000);
   });
 
   it('updates c0 and c1 live and rejects a spiral-prone update, keeping the old values', async () => {
     const [intercept] = ctx.requestInterceptors;
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     ctx.setBuffer(0);
-    ctx.sammy.update({ c0: 4 });
-    expect(rtpOf(await intercept!(mediaRequest()))).toBe(24_500); // 4 × 6128
+    ctx.sammy.update({ c0: 5 });
+    expect(rtpOf(await intercept!(mediaRequest()))).toBe(30_600); // 5 × 6128
     expect(() => ctx.sammy.update({ c1: 1 })).toThrow(SammyConfigError);
-    expect(ctx.sammy.parameters.c1).toBe(2.8);
+    expect(ctx.sammy.parameters).toMatchObject({ c0: 5, c1: 1.25 });
   });
 
   it('in header mode sends the whole payload in CMCD-* headers, rtp in CMCD-Status, none in the URL', async () => {
@@ -120,8 +121,8 @@ describe('attach(player)', () => {
     const [intercept] = ctx.requestInterceptors;
     const req = await intercept!(mediaRequest());
     expect(req.url).toBe('http://localhost/media/default/video/seg-3.m4s');
-    expect(req.headers!['CMCD-Status']).toBe('rtp=18600');
-    expect(fromCmcdHeaders(req.headers!)).toMatchObject({ br: 3000, ot: 'v', rtp: 18_600 });
+    expect(req.headers!['CMCD-Status']).toBe('rtp=11000');
+    expect(fromCmcdHeaders(req.headers!)).toMatchObject({ br: 3000, ot: 'v', rtp: 11_000 });
     expect(() => ctx.sammy.setCmcdMode('json' as never)).toThrow(/cmcdMode/);
   });
 
@@ -139,7 +140,7 @@ describe('attach(player)', () => {
     expect(c.samples.map((s) => [s.mediaType, s.phase, s.throughputKbps, s.paceRateKbps])).toEqual([
       ['video', 'initial', 20_000, undefined],
       ['audio', 'initial', 2_560, undefined],
-      ['video', 'playing', 10_000, 18_600],
+      ['video', 'playing', 10_000, 11_000],
     ]);
     // The video estimate ignores the slow audio sample: harmonic mean of 20 000 and 10 000.
     await intercept!(mediaRequest());
@@ -190,6 +191,34 @@ describe('attach(player)', () => {
     expect(c.decisions.at(-1)).toMatchObject({ bitrateKbps: 3000, bufferLevelSeconds: 2, throughputKbps: 4000 });
   });
 
+  it('with a hysteresis, steps up only where dash.js’s fast switching (its default) leaves a buffer that keeps the new rung', async () => {
+    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
+    const rulesContext = {
+      getMediaType: () => 'video',
+      getMediaInfo: () => ({}),
+      getAbrController: () => ({
+        getPossibleVoRepresentationsFilteredBySettings: () => reps,
+        getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...reps].reverse().find((r) => r.bitrateInKbit <= kbps) ?? reps[0],
+      }),
+    };
+    const pickAt = async (fastSwitchEnabled: boolean | null) => {
+      const c = setup({ ...PRESETS.bufferAware }, { streaming: { buffer: { fastSwitchEnabled } } });
+      const rule = (c.rules[0]!.rule as (x: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null } } })({}).create();
+      // Five 4 s segments of 3000 kbps at 7000 kbps.
+      for (let i = 0; i < 5; i++) {
+        await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as CommonMediaResponseLike);
+      }
+      c.setBuffer(2);
+      expect(rule.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(3000);
+      // At 10 s Eq. 1 (5714) and the hysteresis (6600) allow 6000; refetching the buffer's 3 segments would empty it.
+      c.setBuffer(10);
+      return rule.getSwitchRequest(rulesContext).representation!.bitrateInKbit;
+    };
+    expect(await pickAt(null)).toBe(3000);
+    expect(await pickAt(true)).toBe(3000);
+    expect(await pickAt(false)).toBe(6000);
+  });
+
   it('detach removes the rule and restores dash.js’s settings', () => {
     const removeRule = vi.spyOn(ctx.player, 'removeABRCustomRule');
     ctx.sammy.detach();
@@ -205,7 +234,7 @@ describe('attach(player)', () => {
   });
 });
 
-describe('attach(player): the buffer level counted full, and the opt-in preset', () => {
+describe('attach(player): the buffer level counted full, and the paper’s preset', () => {
   const refusal = (f: () => unknown) => {
     try {
       f();
@@ -217,34 +246,38 @@ describe('attach(player): the buffer level counted full, and the opt-in preset',
   };
 
   it('validates at dash.js’s buffer target at top quality, the smaller of its two; the option wins', () => {
-    // β 0.4: Eq. 1 at a full buffer of B s needs 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead:
-    // 1.06 at dash.js's 30 s (the rung itself binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
-    expect(setup({ beta: 0.4, c1: 1.3 }).sammy.parameters.c1).toBe(1.3);
+    // The paper's schedule (full at the whole target), β 0.4: Eq. 1 at a full buffer of B s needs
+    // 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead: 1.06 at dash.js's 30 s (the rung itself
+    // binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
+    const paper = { ...PRESETS.paper, beta: 0.4, c1: 1.3 };
+    expect(setup(paper).sammy.parameters.c1).toBe(1.3);
     const longForm = { streaming: { buffer: { bufferTimeAtTopQualityLongForm: 20 } } };
-    expect(refusal(() => setup({ beta: 0.4, c1: 1.3 }, longForm))).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
-    expect(setup({ beta: 0.4, c1: 1.3, maxBufferSeconds: 30 }, longForm).sammy.parameters.c1).toBe(1.3);
+    expect(refusal(() => setup(paper, longForm))).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
+    expect(setup({ ...paper, maxBufferSeconds: 30 }, longForm).sammy.parameters.c1).toBe(1.3);
+    // The defaults count half the target full: at 15 s of dash.js's 30 s, 1 / (0.4 × 1.75) / 0.95 = 1.51.
+    expect(refusal(() => setup({ beta: 0.4, c1: 1.3 }))).toMatch(/at a full buffer \(15 s\).*c1 must be at least 1.51/);
   });
 
   it('paces each request at the level dash.js counts full then: its own target, below the core’s 10 s assumption too', async () => {
-    const ctx = setup({}, { streaming: { buffer: { bufferTimeAtTopQuality: 8 } } });
+    const ctx = setup({ ...PRESETS.paper }, { streaming: { buffer: { bufferTimeAtTopQuality: 8 } } });
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     ctx.setBuffer(6);
-    // B = 6/8 → 2.8·0.75 + 3.2·0.25 = 2.9; × 6128 = 17 771 → 17 800.
+    // PRESETS.paper: B = 6/8 → 2.8·0.75 + 3.2·0.25 = 2.9; × 6128 = 17 771 → 17 800.
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(17_800);
     expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 8, paceBufferLevelSeconds: 6 });
   });
 
-  it('takes PRESETS.bufferAware spread into the options (opt-in: the defaults are the paper’s)', async () => {
-    expect(setup().sammy.parameters).toMatchObject(PRESETS.paper);
-    const ctx = setup({ ...PRESETS.bufferAware });
-    expect(ctx.sammy.parameters).toMatchObject(PRESETS.bufferAware);
+  it('takes PRESETS.paper spread into the options (the defaults are PRESETS.bufferAware)', async () => {
+    expect(setup().sammy.parameters).toMatchObject(PRESETS.bufferAware);
+    const ctx = setup({ ...PRESETS.paper });
+    expect(ctx.sammy.parameters).toMatchObject(PRESETS.paper);
     ctx.player.trigger('playbackPlaying' as never, {}, {});
-    // c1 from 80% of dash.js's 30 s: B = 12/24 → (4 + 1.25) / 2 = 2.625; × 6128 = 16 086 → 16 100.
-    expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(16_100);
-    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 30, paceBaseKbps: 6128 });
-    // And back to the paper's design, live: every other option as it was.
-    ctx.sammy.update(PRESETS.paper);
-    expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
+    // The paper's line over dash.js's whole 30 s: B = 12/30 → 2.8·0.4 + 3.2·0.6 = 3.04; × 6128 = 18 629 → 18 600.
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(18_600);
+    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 30, paceBaseKbps: 6128 });
+    // And back to the defaults' design, live: every other option as it was.
+    ctx.sammy.update(PRESETS.bufferAware);
+    expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
+    expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(11_000);
   });
 });

@@ -156,6 +156,6 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
   });
 
   it('full Sammy mode still checks Sammy’s own rule (β), not dash.js’s', () => {
-    expect(() => setup({ beta: 0.3 })).toThrow(/c0 = 3.2 cannot sustain the top rung with beta = 0.3/);
+    expect(() => setup({ beta: 0.3 })).toThrow(/c1 = 1.25 cannot sustain the top rung with beta = 0.3/);
   });
 });

@@ -223,19 +223,24 @@ describe('Sammy’s level choice (abrController)', () => {
   });
 });
 
-describe('attach(hls): the buffer level counted full, and the opt-in preset', () => {
+describe('attach(hls): the buffer level counted full, and the paper’s preset', () => {
   it('validates at hls.js’s maxBufferLength (or the option), the level each request counts full', async () => {
-    // β 0.4: Eq. 1 at a full buffer of B s needs 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead:
-    // 1.06 at hls.js's 30 s (the rung itself binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
-    expect((await setup({ beta: 0.4, c1: 1.3 })).sammy.parameters.c1).toBe(1.3);
-    const refused = await setup({ beta: 0.4, c1: 1.3 }, { maxBufferLength: 20 }).then(() => undefined, (e: unknown) => e);
+    // The paper's schedule (full at the whole target), β 0.4: Eq. 1 at a full buffer of B s needs
+    // 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead: 1.06 at hls.js's 30 s (the rung itself
+    // binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
+    const paper = { ...PRESETS.paper, beta: 0.4, c1: 1.3 };
+    expect((await setup(paper)).sammy.parameters.c1).toBe(1.3);
+    const refused = await setup(paper, { maxBufferLength: 20 }).then(() => undefined, (e: unknown) => e);
     expect(refused).toBeInstanceOf(SammyConfigError);
     expect((refused as Error).message).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
-    expect((await setup({ beta: 0.4, c1: 1.3, maxBufferSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
+    expect((await setup({ ...paper, maxBufferSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
+    // The defaults count half of it full: at 15 s of hls.js's 30 s, 1 / (0.4 × 1.75) / 0.95 = 1.51.
+    const half = await setup({ beta: 0.4, c1: 1.3 }).then(() => undefined, (e: unknown) => e);
+    expect((half as Error).message).toMatch(/at a full buffer \(15 s\).*c1 must be at least 1.51/);
   });
 
-  it('defaults to the paper’s pace; PRESETS.bufferAware spread into the options opts in, hls.js’s start estimate kept', async () => {
-    expect((await setup()).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
-    expect((await setup({ ...PRESETS.bufferAware })).sammy.parameters).toMatchObject({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 });
+  it('defaults to PRESETS.bufferAware’s pace; PRESETS.paper spread into the options opts in, hls.js’s start estimate kept', async () => {
+    expect((await setup()).sammy.parameters).toMatchObject({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 });
+    expect((await setup({ ...PRESETS.paper })).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
   });
 });

@@ -15,6 +15,10 @@ export interface BitrateDecisionInput {
   initialThroughputKbps: number | undefined;
   /** The rung this media type fetched last in this session, kbps: stepping above it needs `stepUpFactor`. */
   currentBitrateKbps?: number;
+  /** Duration of this media type's segments, seconds (from its last download); unknown: undefined. */
+  segmentSeconds?: number;
+  /** The buffer level, in segments, from which a step up makes the player refetch its buffer (bitrate.ts); undefined: never. */
+  stepUpRefetchSegments?: number;
   parameters: Readonly<SammyParameters>;
 }
 

@@ -5,7 +5,7 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../config.js';
 import { Emitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
@@ -30,9 +30,9 @@ export interface SessionConfig {
   /**
    * Pace-only mode: the player's own ABR picks every bitrate (`chooseBitrate` defers to it) and
    * the pace must serve that ABR's rules, which replace Sammy's own rule in the validation.
-   * Its parameters start from the defaults, whose pace design is `PRESETS.paper` (tested): a
-   * lower pace such as `PRESETS.bufferAware` relies on Sammy's own rule (its look-ahead and
-   * hysteresis).
+   * Its parameters start from the defaults with the paper's pace design (`PRESETS.paper`,
+   * tested): the defaults' lower pace (`PRESETS.bufferAware`) relies on Sammy's own rule (its
+   * look-ahead and hysteresis).
    */
   playerAbr?: PlayerAbr;
   /**
@@ -72,13 +72,16 @@ export class SammySession implements SammyControl {
   /** The video ladder the bitrate rule last saw, and the bitrate of the last video request. */
   private videoLadder: readonly number[] | undefined;
   private videoFetched: number | undefined;
+  /** Media seconds per segment, per media type, from the last download (bytes over the rung's bitrate). */
+  private readonly segmentSeconds: Partial<Record<MediaKind, number>> = {};
 
   constructor(config: SessionConfig = {}) {
     this.playerAbr = config.playerAbr;
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
     const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
     this.fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
-    this.params = resolveParameters(config.parameters, DEFAULT_PARAMETERS, this.playerAbr, this.fullBufferSeconds);
+    const base = this.playerAbr ? { ...DEFAULT_PARAMETERS, ...PRESETS.paper } : DEFAULT_PARAMETERS;
+    this.params = resolveParameters(config.parameters, base, this.playerAbr, this.fullBufferSeconds);
     this.active = config.enabled ?? true;
     this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
     this.now = config.now ?? Date.now;
@@ -119,6 +122,7 @@ export class SammySession implements SammyControl {
     if (event.type === 'load') {
       this.throughput.reset();
       for (const kind of Object.keys(this.choices) as MediaKind[]) delete this.choices[kind];
+      for (const kind of Object.keys(this.segmentSeconds) as MediaKind[]) delete this.segmentSeconds[kind];
       this.videoFetched = undefined;
     }
     const before = this.playbackState.phase;
@@ -149,7 +153,13 @@ export class SammySession implements SammyControl {
   }
 
   /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
-  chooseBitrate(input: { mediaType: MediaKind; ladderKbps: readonly number[]; bufferLevelSeconds: number }): BitrateChoice | undefined {
+  chooseBitrate(input: {
+    mediaType: MediaKind;
+    ladderKbps: readonly number[];
+    bufferLevelSeconds: number;
+    /** The buffer level, in segments, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5); undefined: never. */
+    stepUpRefetchSegments?: number;
+  }): BitrateChoice | undefined {
     if (!this.active || this.playerAbr) return undefined;
     if (input.mediaType === 'video') this.videoLadder = input.ladderKbps;
     const choice = decideBitrate({
@@ -160,6 +170,8 @@ export class SammySession implements SammyControl {
       sessionThroughputKbps: this.throughput.estimateKbps(input.mediaType, this.params.throughputWindow),
       initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
       currentBitrateKbps: this.choices[input.mediaType]?.bitrateKbps,
+      segmentSeconds: this.segmentSeconds[input.mediaType],
+      stepUpRefetchSegments: input.stepUpRefetchSegments,
       parameters: this.params,
     });
     this.choices[input.mediaType] = choice;
@@ -221,6 +233,8 @@ export class SammySession implements SammyControl {
     const durationMs = Math.max(1, download.durationMs);
     const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
     this.throughput.add(decision.mediaType, throughputKbps, this.params.sessionSampleLimit);
+    // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
+    if (decision.bitrateKbps > 0) this.segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
     if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
       this.history.add(throughputKbps, this.params.historyLimit);
     }

@@ -35,6 +35,12 @@ export interface SimulationConfig {
   startupBufferSeconds: number;
   /** Initial-phase samples from earlier sessions, kbps. */
   initialHistoryKbps?: number[];
+  /**
+   * dash.js's fast switching (`streaming.buffer.fastSwitchEnabled`, on by default): on a switch
+   * up with at least 1.5 segments buffered, dash.js refetches its buffer at the new rung (every
+   * buffered segment, as the lab saw) — those downloads add no buffer.
+   */
+  fastSwitch?: boolean;
 }
 
 export const DEFAULT_SIMULATION: Omit<SimulationConfig, 'linkKbps'> = {
@@ -90,7 +96,8 @@ export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { 
     let last: SammyDecision | undefined;
     return {
       request(bufferSeconds) {
-        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds });
+        const stepUpRefetchSegments = config.fastSwitch ? 1.5 : undefined;
+        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds, stepUpRefetchSegments });
         last = session.decide({
           mediaType: 'video',
           bitrateKbps: choice!.bitrateKbps,
@@ -142,6 +149,9 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   let stallSeconds = 0;
   let startupSeconds = NaN;
   const segments: SegmentRecord[] = [];
+  // Fast switching: the bitrate of the previous request, and refetches still to come.
+  let lastBitrateKbps = Infinity;
+  let replacing = 0;
   sammy.playback({ type: 'load' });
 
   /** Advances wall time by dt; plays out buffer when playing, counts rebuffering when stalled. */
@@ -169,6 +179,10 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     if (playing && buffer > room) advance(buffer - room);
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
+    if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= 1.5 * config.segmentSeconds) {
+      replacing = Math.ceil(buffer / config.segmentSeconds - 1e-9);
+    }
+    lastBitrateKbps = bitrateKbps;
     const kbits = bitrateKbps * config.segmentSeconds;
     const latency = config.latencyMs / 1000;
     // On the wire the segment is larger by the header overhead; pace and capacity count wire bits.
@@ -190,7 +204,8 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       pacedSeconds,
     });
     advance(downloadSeconds);
-    buffer += config.segmentSeconds;
+    if (replacing > 0) replacing -= 1;
+    else buffer += config.segmentSeconds;
     sammy.downloaded(kbits, downloadSeconds, transferSeconds);
     if (!playing && buffer >= config.startupBufferSeconds) {
       if (Number.isNaN(startupSeconds)) startupSeconds = now;
