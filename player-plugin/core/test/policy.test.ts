@@ -143,21 +143,22 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
 
   it('with hysteresis, steps up only when Eq. 1 still holds once the player has refetched what the step up makes it refetch', () => {
     // The lab's 1.5× link (issue 17): a 4000 kbps estimate between the 2300 and 3300 kbps rungs, 4 s segments,
-    // dash.js's fast switching (refetches everything buffered beyond 1.5 segments).
-    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], throughputKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSegments: 1.5 };
-    // At 8.3 s (the lab's step up): Eq. 1 allows 3300 now (3771 ≤ 4000), but refetching the buffer (3 segments,
-    // 12 s of media in 9.9 s) would empty it, where keeping 3300 needs 4714: it would step back down.
-    expect(bufferAfterStepUp(8.3, 3300, 4000, 4, 1.5)).toBeCloseTo(8.3 - (12 * 3300) / 4000);
+    // dash.js's fast switching (from 1.5 s of buffer with a SegmentTimeline manifest, as ffmpeg writes).
+    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], throughputKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSeconds: 1.5 };
+    // At 5 s (the lab's step up): Eq. 1 allows 3300 now (3771 ≤ 4000), but refetching the buffer (2 segments,
+    // 8 s of media in 6.6 s) would empty it, where keeping 3300 needs 4714: it would step back down.
+    expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBeCloseTo(5 - (8 * 3300) / 4000);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 5 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: 1.7 })).toBe(2300);
     // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where 3300 is kept (3896 ≤ 4000): it steps up once.
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 20 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(3300);
     expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(3300);
-    // Below 1.5 segments dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
+    // Below 1.5 s dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
     // step up's first segment, so Eq. 1 at the buffer as it is; no hysteresis (the paper): Eq. 1 alone.
-    expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBe(5);
-    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, stepUpRefetchSegments: undefined })).toBe(3300);
+    expect(bufferAfterStepUp(1.4, 3300, 4000, 4, 1.5)).toBe(1.4);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, stepUpRefetchSeconds: undefined })).toBe(3300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, segmentSeconds: undefined })).toBe(3300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3, stepUpFactor: 0 })).toBe(3300);
     // Keeping a rung refetches nothing: the same estimate and buffer keep 3300 once fetched.

@@ -59,7 +59,7 @@ describe('SammySession', () => {
       const bytes = (bitrateKbps * 1000 * 4) / 8;
       s.addSample(s.decide(request({ ...top, bitrateKbps })), { bytes, durationMs: (bytes * 8) / 4000 });
     }
-    const at = (bufferLevelSeconds: number, stepUpRefetchSegments?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSegments })?.bitrateKbps;
+    const at = (bufferLevelSeconds: number, stepUpRefetchSeconds?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSeconds })?.bitrateKbps;
     // With dash.js's fast switching (a step up refetches the buffer) not at 8.3 s, at 24 s; a player that refetches nothing: at 8.3 s.
     expect(at(8.3, 1.5)).toBe(2300);
     expect(at(24, 1.5)).toBe(3300);

@@ -22,7 +22,7 @@ import { PLAYBACK_EVENTS } from './playback-events.js';
 import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
-import { bufferLevelSeconds, playerMaxBufferSeconds, stepUpRefetchSegments } from './stream.js';
+import { bufferLevelSeconds, playerMaxBufferSeconds, stepUpRefetchSeconds } from './stream.js';
 
 export type { SammyMode } from 'sammy-pacing-core';
 
@@ -74,7 +74,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   const apply = () => applySettings(player, original, { enabled: session.enabled, paceOnly, startBitrateKbps: (startBitrate = startBitrateKbps()) });
 
   const rule = createRuleFactory((mediaType, ladderKbps) => {
-    const choice = session.chooseBitrate({ mediaType, ladderKbps, bufferLevelSeconds: bufferLevelSeconds(player, mediaType), stepUpRefetchSegments: stepUpRefetchSegments(player) });
+    const choice = session.chooseBitrate({ mediaType, ladderKbps, bufferLevelSeconds: bufferLevelSeconds(player, mediaType), stepUpRefetchSeconds: stepUpRefetchSeconds(player) });
     if (!choice) return undefined;
     const x = choice.throughputKbps === undefined ? 'none' : `${Math.round(choice.throughputKbps)} kbps`;
     return { bitrateKbps: choice.bitrateKbps, reason: `[Sammy] ${choice.phase} phase, estimate ${x}` };

@@ -44,11 +44,13 @@ export function playerMaxBufferSeconds(player: PlayerLike, longForm?: boolean): 
 }
 
 /**
- * The buffer level, in segments, from which a step up makes dash.js refetch its buffer at the
- * new rung: 1.5 with fast switching (`streaming.buffer.fastSwitchEnabled`; its default, null,
- * means on outside low-latency mode, counted as on), else undefined. Sammy's rule steps up only
- * where the refetch leaves a buffer that still keeps the new rung (core: bufferAfterStepUp).
+ * The buffer level, seconds, from which a step up makes dash.js refetch its buffer at the new
+ * rung, with fast switching on (`streaming.buffer.fastSwitchEnabled`; its default, null, means
+ * on outside low-latency mode, counted as on); else undefined. dash.js refetches from 1.5 ×
+ * the representation's declared segment duration, or 1.5 s where it declares none (a
+ * SegmentTimeline): 1.5 s, which covers both. Sammy's rule steps up only where the refetch
+ * leaves a buffer that still keeps the new rung (core: bufferAfterStepUp).
  */
-export function stepUpRefetchSegments(player: PlayerLike): number | undefined {
+export function stepUpRefetchSeconds(player: PlayerLike): number | undefined {
   return player.getSettings().streaming?.buffer?.fastSwitchEnabled === false ? undefined : 1.5;
 }

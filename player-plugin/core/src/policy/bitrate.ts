@@ -27,11 +27,12 @@ export interface BitrateChoiceInput {
   /** Duration of one segment, seconds (unknown: 0). */
   segmentSeconds?: number;
   /**
-   * The buffer level, in segments, from which a step up makes the player refetch its buffer at
-   * the new rung: dash.js's fast switching (`streaming.buffer.fastSwitchEnabled`, on by
-   * default) does from 1.5 segments. Undefined: the player refetches nothing.
+   * The buffer level, seconds, from which a step up makes the player refetch its buffer at the
+   * new rung: dash.js's fast switching (`streaming.buffer.fastSwitchEnabled`, on by default)
+   * does from 1.5 × the segment duration its manifest declares, 1.5 s when it declares none (a
+   * SegmentTimeline, as ffmpeg writes). Undefined: the player refetches nothing.
    */
-  stepUpRefetchSegments?: number;
+  stepUpRefetchSeconds?: number;
 }
 
 /** Highest bitrate the rule allows at this throughput and buffer: β·x·(1 + B0/D). */
@@ -49,13 +50,12 @@ export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: n
 /**
  * The buffer left, seconds, once a step up to r (at estimate x) has refetched the buffer: the
  * refetched downloads add nothing while playback drains it. Counted as every buffered segment,
- * the one at the playhead too — what the lab saw dash.js refetch (its fast switching is meant
- * to start 1.5 segments past the playhead; at 8.3 s of buffer it refetched all three segments).
- * Without a refetch the step up's first segment adds more than it takes (x > r): the buffer as
- * it is.
+ * the one at the playhead too (dash.js refetches from the segment 1.5 s past the playhead when
+ * the manifest declares no segment duration: in the lab, from the playhead's own). Without a
+ * refetch the step up's first segment adds more than it takes (x > r): the buffer as it is.
  */
-export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: number, segmentSeconds: number, stepUpRefetchSegments: number | undefined): number {
-  if (stepUpRefetchSegments === undefined || !(segmentSeconds > 0) || bufferLevelSeconds < stepUpRefetchSegments * segmentSeconds) return bufferLevelSeconds;
+export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: number, segmentSeconds: number, stepUpRefetchSeconds: number | undefined): number {
+  if (stepUpRefetchSeconds === undefined || !(segmentSeconds > 0) || bufferLevelSeconds < stepUpRefetchSeconds) return bufferLevelSeconds;
   const refetched = Math.ceil(bufferLevelSeconds / segmentSeconds - 1e-9) * segmentSeconds;
   return bufferLevelSeconds - (refetched * r) / x;
 }
@@ -68,8 +68,9 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
  *   a rung the link cannot carry (Appendix A), which on a link between two rungs alternates
  *   between them; this steps up only to a rung the link sustains;
  * - Eq. 1 for the new rung at the buffer left once the player has refetched what the step up
- *   makes it refetch (`bufferAfterStepUp`): otherwise the next request, at that lower buffer,
- *   steps back down, and dash.js refetches the same segments once more at the lower rung
+ *   makes it refetch (`bufferAfterStepUp`), and that buffer long enough to download the next
+ *   segment of it: otherwise the next request, at that lower buffer, stalls or steps back down,
+ *   and dash.js refetches the same segments once more at the lower rung
  *   (measured in the lab on a 1.5× link: 2300 ↔ 3300 kbps every few segments, a third of the
  *   downloads refetches, two stalls in 50 s).
  */
@@ -81,10 +82,14 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const estimated = x !== undefined && Number.isFinite(x) && x > 0;
   const { beta, lookaheadSeconds, bufferLevelSeconds, stepUpFactor = 0 } = input;
   const limit = estimated ? sustainableBitrateKbps(x, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
-  const canStepUp = (r: number) =>
-    !stepUpFactor ||
-    (stepUpFactor * r <= x! &&
-      minimumThroughputKbps(r, bufferAfterStepUp(bufferLevelSeconds, r, x!, input.segmentSeconds ?? 0, input.stepUpRefetchSegments), beta, lookaheadSeconds) <= x!);
+  const canStepUp = (r: number) => {
+    if (!stepUpFactor) return true;
+    const segmentSeconds = input.segmentSeconds ?? 0;
+    const left = bufferAfterStepUp(bufferLevelSeconds, r, x!, segmentSeconds, input.stepUpRefetchSeconds);
+    // After a refetch the next segment of r must download before the buffer runs out, too.
+    const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / x! : 0;
+    return stepUpFactor * r <= x! && left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x!;
+  };
   let chosen = lowest;
   // Without an estimate (no current rung to hold to), the fallback alone.
   for (const r of ladder) if (r <= limit && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;

@@ -17,8 +17,8 @@ export interface BitrateDecisionInput {
   currentBitrateKbps?: number;
   /** Duration of this media type's segments, seconds (from its last download); unknown: undefined. */
   segmentSeconds?: number;
-  /** The buffer level, in segments, from which a step up makes the player refetch its buffer (bitrate.ts); undefined: never. */
-  stepUpRefetchSegments?: number;
+  /** The buffer level, seconds, from which a step up makes the player refetch its buffer (bitrate.ts); undefined: never. */
+  stepUpRefetchSeconds?: number;
   parameters: Readonly<SammyParameters>;
 }
 

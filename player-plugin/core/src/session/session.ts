@@ -157,8 +157,8 @@ export class SammySession implements SammyControl {
     mediaType: MediaKind;
     ladderKbps: readonly number[];
     bufferLevelSeconds: number;
-    /** The buffer level, in segments, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5); undefined: never. */
-    stepUpRefetchSegments?: number;
+    /** The buffer level, seconds, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5 s without a declared segment duration); undefined: never. */
+    stepUpRefetchSeconds?: number;
   }): BitrateChoice | undefined {
     if (!this.active || this.playerAbr) return undefined;
     if (input.mediaType === 'video') this.videoLadder = input.ladderKbps;
@@ -171,7 +171,7 @@ export class SammySession implements SammyControl {
       initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
       currentBitrateKbps: this.choices[input.mediaType]?.bitrateKbps,
       segmentSeconds: this.segmentSeconds[input.mediaType],
-      stepUpRefetchSegments: input.stepUpRefetchSegments,
+      stepUpRefetchSeconds: input.stepUpRefetchSeconds,
       parameters: this.params,
     });
     this.choices[input.mediaType] = choice;

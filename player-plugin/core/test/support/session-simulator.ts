@@ -37,8 +37,9 @@ export interface SimulationConfig {
   initialHistoryKbps?: number[];
   /**
    * dash.js's fast switching (`streaming.buffer.fastSwitchEnabled`, on by default): on a switch
-   * up with at least 1.5 segments buffered, dash.js refetches its buffer at the new rung (every
-   * buffered segment, as the lab saw) — those downloads add no buffer.
+   * up with at least 1.5 s buffered (a manifest without a declared segment duration), dash.js
+   * refetches its buffer at the new rung (every buffered segment, as the lab saw) — those
+   * downloads add no buffer.
    */
   fastSwitch?: boolean;
 }
@@ -96,8 +97,8 @@ export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { 
     let last: SammyDecision | undefined;
     return {
       request(bufferSeconds) {
-        const stepUpRefetchSegments = config.fastSwitch ? 1.5 : undefined;
-        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds, stepUpRefetchSegments });
+        const stepUpRefetchSeconds = config.fastSwitch ? 1.5 : undefined;
+        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds, stepUpRefetchSeconds });
         last = session.decide({
           mediaType: 'video',
           bitrateKbps: choice!.bitrateKbps,
@@ -179,7 +180,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     if (playing && buffer > room) advance(buffer - room);
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
-    if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= 1.5 * config.segmentSeconds) {
+    if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= 1.5) {
       replacing = Math.ceil(buffer / config.segmentSeconds - 1e-9);
     }
     lastBitrateKbps = bitrateKbps;
