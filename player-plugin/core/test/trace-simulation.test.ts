@@ -255,12 +255,12 @@ describe('no downward spiral on any accepted configuration, 1.2×–20× links',
   const unpacedSettled = new Map(LINKS.map((t) => [t.name, settled(RULES.unpaced, t)]));
 
   const configurations: Array<[string, Partial<SammyParameters>, 'sammy' | 'pace-only']> = [
-    ['defaults, the paper’s (3.2 / 2.8)', {}, 'sammy'],
-    ['PRESETS.bufferAware (4 / 1.25)', PRESETS.bufferAware, 'sammy'],
+    ['PRESETS.paper (3.2 / 2.8)', PRESETS.paper, 'sammy'],
+    ['defaults = PRESETS.bufferAware (4 / 1.25)', {}, 'sammy'],
     ['least accepted with β = 0.7 on bufferAware’s schedule (1.51 / 1.16)', { ...PRESETS.bufferAware, c0: 1.51, c1: 1.16 }, 'sammy'],
     ['public prototype (2.8 / 1.6, β = 0.9)', { ...PRESETS.paper, c0: 2.8, c1: 1.6, beta: 0.9 }, 'sammy'],
-    ['Netflix 2026 (3.5 flat)', { c0: 3.5, c1: 3.5 }, 'sammy'],
-    ['defaults (the paper’s 3.2 / 2.8)', {}, 'pace-only'],
+    ['Netflix 2026 (3.5 flat, on the paper’s top)', { ...PRESETS.paper, c0: 3.5, c1: 3.5 }, 'sammy'],
+    ['pace-only’s defaults (the paper’s 3.2 / 2.8)', {}, 'pace-only'],
     ['least the modelled ThroughputRule accepts (1.17)', { c0: 1.17, c1: 1.17 }, 'pace-only'],
     ['least real dash.js accepts (1.51, InsufficientBufferRule)', { c0: 1.51, c1: 1.51 }, 'pace-only'],
   ];
