@@ -178,28 +178,30 @@ function expectConnectionPaced(connection: readonly DeliveryRecord[]): string[] 
 
 /**
  * The rule's side of sharing (its samples): each paced video segment's chunk throughput as the plugin
- * measured it, against the connection's pace and the Eq. 1 threshold of the top rung (top/β, empty buffer).
+ * measured it, against the connection's pace and what Sammy's rule needs to keep the top rung at the
+ * buffer level of that request's decision (Eq. 1: top/β/(1 + B/D); top/β at an empty buffer).
  */
 function describeSamples(
   video: ReadonlyArray<{ paired: Paired; record: DeliveryRecord }>,
   connection: readonly DeliveryRecord[],
   log: PageLog,
-  beta: number,
+  rule: { beta: number; lookaheadSeconds: number },
 ): { lines: string[]; summary: string; belowThreshold: string[] } {
   const top = Math.max(...log.decisions.filter((d) => d.mediaType === 'video').map((d) => d.topVideoBitrateKbps));
-  const threshold = top / beta;
+  const eq1 = (bufferSeconds: number) => top / rule.beta / (1 + Math.max(0, bufferSeconds) / rule.lookaheadSeconds);
   const rows = video.flatMap(({ paired, record }) => {
     const sample = log.samples.find((s) => s.url === paired.decision.url && s.time >= paired.decision.time);
     if (!sample) return [];
     const sharers = connection.filter((o) => overlaps(o, record));
     const overlapMs = sharers.reduce((sum, o) => sum + Math.max(0, Math.min(o.finishedAt, record.finishedAt) - Math.max(o.startedAt, record.startedAt)), 0);
-    return [{ record, sample, sharers, overlapMs, ratio: sample.throughputKbps / record.appliedPaceKbps! }];
+    const threshold = eq1(paired.decision.bufferLevelSeconds);
+    return [{ record, sample, sharers, overlapMs, threshold, ratio: sample.throughputKbps / record.appliedPaceKbps! }];
   });
   const lines = rows.map(
-    ({ record, sample, sharers, overlapMs, ratio }) =>
+    ({ record, sample, sharers, overlapMs, threshold, ratio }) =>
       `${kindOf(record)} ${record.bytes} B: sample ${Math.round(sample.throughputKbps)} kbps (${sample.durationMs.toFixed(0)} ms), ` +
       `pace ${record.appliedPaceKbps} (${record.paceReason}), record ${Math.round(record.achievedKbps)} kbps, ` +
-      `sample/pace ${ratio.toFixed(3)}, sample/threshold ${(sample.throughputKbps / threshold).toFixed(2)}` +
+      `sample/pace ${ratio.toFixed(3)}, Eq. 1 need ${Math.round(threshold)} kbps, sample/need ${(sample.throughputKbps / threshold).toFixed(2)}` +
       (sharers.length > 0 ? `, shared with ${sharers.map(kindOf).join(' ')} for ${overlapMs} ms` : ', alone'),
   );
   const part = (shared: boolean) => {
@@ -208,10 +210,10 @@ function describeSamples(
   };
   const all = rows.map((r) => r.ratio);
   const summary =
-    `top ${top} kbps, β ${beta}: threshold top/β ${Math.round(threshold)} kbps; ` +
+    `top ${top} kbps, β ${rule.beta}, D ${rule.lookaheadSeconds} s: Eq. 1 need ${Math.round(eq1(0))} kbps at an empty buffer; ` +
     `video samples overlapping another response: ${part(true)}; alone: ${part(false)}; ` +
     `all: min ${Math.min(...all).toFixed(3)} median ${median(all).toFixed(3)}; lowest sample ${Math.round(Math.min(...rows.map((r) => r.sample.throughputKbps)))} kbps`;
-  const belowThreshold = rows.filter((r) => r.sample.throughputKbps < threshold).map((r) => `${r.record.path}: ${Math.round(r.sample.throughputKbps)} kbps`);
+  const belowThreshold = rows.filter((r) => r.sample.throughputKbps < r.threshold).map((r) => `${r.record.path}: ${Math.round(r.sample.throughputKbps)} kbps < ${Math.round(r.threshold)}`);
   return { lines, summary, belowThreshold };
 }
 
@@ -265,7 +267,10 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
   expect(log.playerErrors).toEqual([]);
   expect(log.playingAt).toBeDefined();
   const playingAt = log.playingAt!;
-  const beta = await page.evaluate(() => window.sammyDemo!.sammy.parameters.beta);
+  const rule = await page.evaluate(() => {
+    const { beta, lookaheadSeconds } = window.sammyDemo!.sammy.parameters;
+    return { beta, lookaheadSeconds };
+  });
   const { byRequest: records, all: allRecords } = await recordsOf(requests);
 
   const paired = pairRequests(requests, log);
@@ -322,7 +327,7 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
 
   await test.step("the plugin's samples over a shared connection keep the top rung", () => {
     const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt);
-    const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, beta);
+    const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, rule);
     const top = Math.max(...log.decisions.map((d) => d.topVideoBitrateKbps));
     const bitrates = log.decisions.filter((d) => d.mediaType === 'video').map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
     test.info().annotations.push({ type: 'h2 plugin samples', description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}` });
@@ -333,7 +338,7 @@ test('over HTTP/2 every media request shares one connection, paced as a whole; t
     const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
     expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
     expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.throughputKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
-    expect(belowThreshold, `paced video samples below top/β; ${summary}`).toEqual([]);
+    expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual([]);
   });
 
   await test.step('an idle connection is unpaced again: a request without rtp gets no pace, on the same connection', async () => {

@@ -48,17 +48,18 @@ export interface SammyParameters {
 
 /**
  * Defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`,
- * explained there), chosen from the lab's rate sweep (lab/README.md): on the constant links of
- * 3–12× the top bitrate it halved the neighbour's queueing delay where the paper's schedule
- * left it unchanged (3×: 57 → 2.6 ms) and cut chunk throughput by about 82% against the
- * paper's 68% (12×), same bitrate; on 1.5× links the paper's rule alternated between two rungs
- * and stalled (dash.js's fast switching refetches the buffer at every step up), which the
- * preset's hysteresis with its refetch check does not. The paper's values stay one spread away:
- * `PRESETS.paper`, and pace-only mode starts from them (a player's own ABR has no look-ahead
- * nor hysteresis for a lower pace to rely on). β and the look-ahead belong to the throughput
- * rule that picks bitrates (Section 4.2); 0.7 leaves room for throughput noise on real links.
- * Five samples follow a changing link within one or two segments while one slow sample cannot
- * swing the pick; twenty history samples give a stable first pick yet follow a device that moves.
+ * explained there), chosen from the lab's rate sweep (lab/README.md; 3 runs per arm and link,
+ * 50 s sessions, 30 s buffer target, a UDP neighbour at 1/8 of the link), against the paper's
+ * values on the same runs: neighbour's queueing delay −95% at 3× the top bitrate (paper −10%),
+ * chunk throughput −68% at 6× and −84% at 12× (paper −38% and −69%) at the same bitrate; on a
+ * 1.5× link no stall where the paper's rule stalled 2–3 times a run (dash.js's fast switching
+ * refetches the buffer at every step up; the defaults' step-up check waits for a buffer that
+ * affords it). The paper's values stay one spread away: `PRESETS.paper`, and pace-only mode
+ * starts from them (a player's own ABR has no look-ahead nor hysteresis for a lower pace to
+ * rely on). β and the look-ahead belong to the throughput rule that picks bitrates (Section
+ * 4.2); 0.7 leaves room for throughput noise on real links. Five samples follow a changing link
+ * within one or two segments while one slow sample cannot swing the pick; twenty history
+ * samples give a stable first pick yet follow a device that moves.
  */
 export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   c0: 4,
@@ -109,9 +110,10 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  * - fullBufferShare 0.5: c1 from half the player's buffer target (15 of dash.js's 30 s, 5 of
  *   Shaka's 10 s — still above the floor there: 1.2). A player asks for its next segment once the
  *   buffer has room for one, and on a link of 1.5–2× the top the buffer fills slowly: with 0.8
- *   the pace stayed above such a link for most of a one-minute session (lab: queueing delay
- *   −2% at 2×); with 0.5 the simulation paces below a 1.5× link 90% of the time (0.8: 83%) at
- *   the same rebuffering on the noisy cellular traces.
+ *   the pace stayed above such a link for most of a one-minute session (lab at 2×: with 0.8,
+ *   one run, the neighbour's delay −2%; with 0.5, 3 runs, −14% over the 50 s session and −97%
+ *   over its second half); the simulation paces below a 1.5× link 90% of the time (0.8: 83%) at the same
+ *   rebuffering on the noisy cellular traces.
  * - c0 = 4: the pace while the buffer is low, where a dip stalls playback. It falls to c1
  *   over 0–15 s, so it is above the paper's (3.2 → 2.8 over 30 s) below ~7 s of buffer and
  *   below it beyond: the first playing segments, fetched at 4–8 s of buffer, download as fast
