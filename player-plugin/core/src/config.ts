@@ -131,9 +131,10 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  * β, the look-ahead and the rest are not the preset's: the floor above is for β = 0.7 and
  * D = 20 s, and the validation recomputes it for any other.
  */
-// (Pure: an app that uses neither preset bundles neither.)
+// (Pure: an app that uses no preset bundles none; pace-only mode's start bundles the paper's alone.)
+export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
 export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
-  paper: /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 }),
+  paper: PAPER_PACE,
   bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 }),
 };
 

@@ -5,7 +5,7 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../config.js';
+import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PAPER_PACE, type SammyParameters } from '../config.js';
 import { Emitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
@@ -80,7 +80,7 @@ export class SammySession implements SammyControl {
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
     const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
     this.fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
-    const base = this.playerAbr ? { ...DEFAULT_PARAMETERS, ...PRESETS.paper } : DEFAULT_PARAMETERS;
+    const base = this.playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
     this.params = resolveParameters(config.parameters, base, this.playerAbr, this.fullBufferSeconds);
     this.active = config.enabled ?? true;
     this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
