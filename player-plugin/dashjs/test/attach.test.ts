@@ -7,7 +7,7 @@ import { fromCmcdHeaders } from '@svta/cml-cmcd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore, PRESETS, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
 import type { CommonMediaRequestLike, CommonMediaResponseLike } from '../src/player.js';
-import { mediaRequest, rtpOf, setup } from './support/player.js';
+import { mediaRequest, rtpOf, sammyRule, setup, videoRulesContext } from './support/player.js';
 
 describe('attach(player)', () => {
   let ctx: ReturnType<typeof setup>;
@@ -151,17 +151,8 @@ describe('attach(player)', () => {
   });
 
   it('the rule picks by Eq. 1 from the session estimate and defers to dash.js when off', () => {
-    const factory = ctx.rules[0]!.rule as (c: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null; priority: number } } };
-    const instance = factory({}).create();
-    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
-    const rulesContext = {
-      getMediaType: () => 'video',
-      getMediaInfo: () => ({}),
-      getAbrController: () => ({
-        getPossibleVoRepresentationsFilteredBySettings: () => reps,
-        getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...reps].reverse().find((r) => r.bitrateInKbit <= kbps) ?? reps[0],
-      }),
-    };
+    const instance = sammyRule(ctx);
+    const rulesContext = videoRulesContext;
     // No samples yet: where dash.js itself starts, the highest rung ≤ 1000 kbps (its DEFAULT_VIDEO_BITRATE).
     expect(instance.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(750);
     expect(ctx.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(1000);
@@ -177,14 +168,8 @@ describe('attach(player)', () => {
     await onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(500_000), resourceTiming: { startTime: 0, responseEnd: 1000 } } as CommonMediaResponseLike);
     // A 4 Mbps unpaced initial sample: dash.js's first pick now starts from β × 4000.
     expect(c.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(2800);
-    const factory = c.rules[0]!.rule as (x: unknown) => { create(): { getSwitchRequest(x: unknown): unknown } };
-    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
     c.setBuffer(2);
-    factory({}).create().getSwitchRequest({
-      getMediaType: () => 'video',
-      getMediaInfo: () => ({}),
-      getAbrController: () => ({ getPossibleVoRepresentationsFilteredBySettings: () => reps, getOptimalRepresentationForBitrate: () => reps[3] }),
-    });
+    sammyRule(c).getSwitchRequest(videoRulesContext);
     c.setBuffer(5); // the buffer grew between the choice and the request
     // The rule chose 3000 (0.7 × 4000 × (1 + 2/20) = 3080) at a 2 s buffer: the 3000 kbps request reports that.
     await intercept!(mediaRequest());
@@ -192,18 +177,10 @@ describe('attach(player)', () => {
   });
 
   it('with a hysteresis, steps up only where dash.js’s fast switching (its default) leaves a buffer that keeps the new rung', async () => {
-    const reps = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
-    const rulesContext = {
-      getMediaType: () => 'video',
-      getMediaInfo: () => ({}),
-      getAbrController: () => ({
-        getPossibleVoRepresentationsFilteredBySettings: () => reps,
-        getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...reps].reverse().find((r) => r.bitrateInKbit <= kbps) ?? reps[0],
-      }),
-    };
+    const rulesContext = videoRulesContext;
     const pickAt = async (fastSwitchEnabled: boolean | null) => {
       const c = setup({ ...PRESETS.bufferAware }, { streaming: { buffer: { fastSwitchEnabled } } });
-      const rule = (c.rules[0]!.rule as (x: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null } } })({}).create();
+      const rule = sammyRule(c);
       // Five 4 s segments of 3000 kbps at 7000 kbps.
       for (let i = 0; i < 5; i++) {
         await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as CommonMediaResponseLike);

@@ -82,13 +82,14 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const estimated = x !== undefined && Number.isFinite(x) && x > 0;
   const { beta, lookaheadSeconds, bufferLevelSeconds, stepUpFactor = 0 } = input;
   const limit = estimated ? sustainableBitrateKbps(x, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
+  const segmentSeconds = input.segmentSeconds ?? 0;
   const canStepUp = (r: number) => {
     if (!stepUpFactor) return true;
-    const segmentSeconds = input.segmentSeconds ?? 0;
+    if (stepUpFactor * r > x!) return false;
     const left = bufferAfterStepUp(bufferLevelSeconds, r, x!, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.
     const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / x! : 0;
-    return stepUpFactor * r <= x! && left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x!;
+    return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x!;
   };
   let chosen = lowest;
   // Without an estimate (no current rung to hold to), the fallback alone.

@@ -73,7 +73,7 @@ export class SammySession implements SammyControl {
   private videoLadder: readonly number[] | undefined;
   private videoFetched: number | undefined;
   /** Media seconds per segment, per media type, from the last download (bytes over the rung's bitrate). */
-  private readonly segmentSeconds: Partial<Record<MediaKind, number>> = {};
+  private segmentSeconds: Partial<Record<MediaKind, number>> = {};
 
   constructor(config: SessionConfig = {}) {
     this.playerAbr = config.playerAbr;
@@ -122,7 +122,7 @@ export class SammySession implements SammyControl {
     if (event.type === 'load') {
       this.throughput.reset();
       for (const kind of Object.keys(this.choices) as MediaKind[]) delete this.choices[kind];
-      for (const kind of Object.keys(this.segmentSeconds) as MediaKind[]) delete this.segmentSeconds[kind];
+      this.segmentSeconds = {};
       this.videoFetched = undefined;
     }
     const before = this.playbackState.phase;

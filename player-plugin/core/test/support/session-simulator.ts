@@ -16,6 +16,9 @@ import type { SammyDecision } from '../../src/session/types.js';
 import { median as medianOf } from 'sammy-pacing-protocol/measure';
 import type { TraceLink } from '../../src/traces/index.js';
 
+/** Buffer level from which dash.js's fast switching refetches on a step up (a manifest without a declared segment duration), seconds. */
+const FAST_SWITCH_FROM_SECONDS = 1.5;
+
 export interface SimulationConfig {
   /** A constant link, kbps (ignored when `link` is set). */
   linkKbps: number;
@@ -97,7 +100,7 @@ export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { 
     let last: SammyDecision | undefined;
     return {
       request(bufferSeconds) {
-        const stepUpRefetchSeconds = config.fastSwitch ? 1.5 : undefined;
+        const stepUpRefetchSeconds = config.fastSwitch ? FAST_SWITCH_FROM_SECONDS : undefined;
         const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds, stepUpRefetchSeconds });
         last = session.decide({
           mediaType: 'video',
@@ -180,7 +183,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     if (playing && buffer > room) advance(buffer - room);
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
-    if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= 1.5) {
+    if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= FAST_SWITCH_FROM_SECONDS) {
       replacing = Math.ceil(buffer / config.segmentSeconds - 1e-9);
     }
     lastBitrateKbps = bitrateKbps;

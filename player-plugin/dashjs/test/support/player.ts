@@ -50,3 +50,25 @@ export function mediaRequest(mediaType = 'video', type = 'MediaSegment'): Common
 }
 
 export const rtpOf = (req: CommonMediaRequestLike) => fromCmcdQuery(new URL(req.url).searchParams).rtp;
+
+/** The test ladder as dash.js representations, kbps. */
+export const REPRESENTATIONS = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
+
+/**
+ * What dash.js hands a quality-switch rule for video: the ladder, and dash.js's own mapping of a
+ * bitrate to the highest representation at or below it.
+ */
+export const videoRulesContext = {
+  getMediaType: () => 'video',
+  getMediaInfo: () => ({}),
+  getAbrController: () => ({
+    getPossibleVoRepresentationsFilteredBySettings: () => REPRESENTATIONS,
+    getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...REPRESENTATIONS].reverse().find((r) => r.bitrateInKbit <= kbps) ?? REPRESENTATIONS[0],
+  }),
+};
+
+/** A rule instance from the factory attach() registered with dash.js. */
+export function sammyRule(ctx: { rules: Array<{ rule: unknown }> }) {
+  const factory = ctx.rules[0]!.rule as (c: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null; priority: number } } };
+  return factory({}).create();
+}
