@@ -26,6 +26,17 @@ export interface SammyParameters {
    * 0: no hysteresis (the paper's rule).
    */
   stepUpFactor: number;
+  /**
+   * Every this many-th video segment is a probe, count: paced by the schedule alone, so that it
+   * measures the link (or its own pace, when the link is faster). The others are held: paced no
+   * faster than `capacityShare` × the link's capacity as the latest probes measured it — a
+   * faster pace cannot download faster there, it only queues at the bottleneck, in front of the
+   * neighbours — and never below what keeps the fetched rung (the validated floor). A step up
+   * goes by the probes alone. 1: every segment is a probe, nothing is held (the paper).
+   */
+  probeInterval: number;
+  /** Share of the link's capacity (as the probes measured it) a held segment is paced at, at most, in (0, 1]. */
+  capacityShare: number;
   /** Bandwidth safety factor β of the bitrate choice, in (0, 1]. */
   beta: number;
   /** Look-ahead duration D of the bitrate choice, seconds. */
@@ -67,6 +78,8 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   fullBufferShare: 0.5,
   paceBase: 'next-rung',
   stepUpFactor: 1.1,
+  probeInterval: 3,
+  capacityShare: 0.9,
   beta: 0.7,
   lookaheadSeconds: 20,
   overhead: 0.05,
@@ -77,13 +90,13 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
 });
 
 /**
- * What a preset sets: the pace schedule (c0, c1, fullBufferShare, paceBase) and the bitrate
- * rule's hysteresis (stepUpFactor), the parts that make a pace design. Every other tunable keeps
+ * What a preset sets: the pace schedule (c0, c1, fullBufferShare, paceBase), the bitrate
+ * rule's hysteresis (stepUpFactor) and the probing (probeInterval), the parts that make a pace design. Every other tunable keeps
  * its value — the default, the adapter's own (hls.js's start estimate) or the app's — so a
  * preset spreads into an adapter's options or `update()` without resetting them:
  * `attach(player, { ...PRESETS.paper })`, `sammy.update(PRESETS.bufferAware)`.
  */
-export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'paceBase' | 'stepUpFactor'>>;
+export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'paceBase' | 'stepUpFactor' | 'probeInterval'>>;
 
 /**
  * Named pace designs.
@@ -132,10 +145,10 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  * D = 20 s, and the validation recomputes it for any other.
  */
 // (Pure: an app that uses no preset bundles none; pace-only mode's start bundles the paper's alone.)
-export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
+export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
 export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
   paper: PAPER_PACE,
-  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 }),
+  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 }),
 };
 
 /**

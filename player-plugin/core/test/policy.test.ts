@@ -29,15 +29,15 @@ import {
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
-  it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target, on the next rung, hysteresis 1.1), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 });
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1 });
+  it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.9 });
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
-  it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule and hysteresis, nothing else', () => {
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0 });
+  it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule, no hysteresis, every segment paced by it', () => {
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
     expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });

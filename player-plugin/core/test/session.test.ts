@@ -23,6 +23,8 @@ describe('SammySession', () => {
       fullBufferShare: 0.5,
       paceBase: 'next-rung',
       stepUpFactor: 1.1,
+      probeInterval: 3,
+      capacityShare: 0.9,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -164,6 +166,65 @@ describe('SammySession', () => {
     // The adapter's own ladder in the request wins over the one the rule saw.
     const tracks = { video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: 28 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 28 } };
     expect(s.decide(request({ bitrateKbps: 3000, tracks }, 28)).paceBaseKbps).toBe(6128);
+  });
+
+  it('probes the link every probeInterval video segments and holds the others at a share of its capacity, above the floor that keeps the rung', () => {
+    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    s.playback({ type: 'playing' });
+    const ladderKbps = [300, 750, 1500, 2300, 3300];
+    const at = (buffer: number, overrides: Partial<SegmentRequest> = {}) =>
+      s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } }, ...overrides }, buffer));
+    const fetch = (d: SammyDecision, kbps: number) => s.addSample(d, { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / kbps });
+    // No probe yet: the schedule (below the top: c0 × (3300 + 128) = 13 712).
+    const first = at(12);
+    expect(first).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // It measured the link (4000 kbps, below 80% of its pace): the next two are held at
+    // (1 − 0.1 × 12/15) × 4000 / (1 − 0.05) = 3873 → 3900, then a probe again.
+    fetch(first, 4000);
+    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3900, true], [3900, true], [13_700, false]]);
+    // Audio never probes: held while video is between probes, too.
+    expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3900, held: true });
+    // Below a third of the full level (15 s) nothing is held: a stall is near.
+    expect(at(4.9)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // A link far below: never under the floor that keeps 2300 at 12 s of buffer, max(Eq. 1, 1.1) / 0.95 × 2428 = 2811.
+    // (Two held, then the probe measures 1000 kbps.)
+    expect([at(12).held, at(12).held]).toEqual([true, true]);
+    fetch(at(12), 1000);
+    expect(at(12)).toMatchObject({ paceRateKbps: 2800, held: true });
+    // A probe held back by its own pace (the link is faster) says nothing of the capacity: nothing is held.
+    expect(at(12).held).toBe(true);
+    fetch(at(12), 13_000);
+    expect(at(12)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // The estimate a step up goes by is the probes' alone: held samples measure their pace.
+    const t = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    t.playback({ type: 'playing' });
+    const decide = (buffer: number) =>
+      t.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
+    t.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 0 });
+    for (let i = 0; i < 6; i++) {
+      const d = decide(12);
+      t.addSample(d, { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / (d.held ? 3700 : 4000) });
+    }
+    // Every sample at 3700 would refuse 3300 (1.1 × 3300 = 3630 ≤ 3700, but the probes say 4000 — and with them, it steps up).
+    expect(t.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12 })?.bitrateKbps).toBe(3300);
+    // A step up that makes the player refetch its buffer (12 s of 4 s segments: 3) leaves those and the next unheld.
+    const u = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    u.playback({ type: 'playing' });
+    const go = (buffer: number) =>
+      u.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
+    u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 0 });
+    for (let i = 0; i < 5; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
+    expect(go(20).held).toBe(true);
+    expect(u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12, stepUpRefetchSeconds: 1.5 })?.bitrateKbps).toBe(3300);
+    expect([go(12), go(12), go(12), go(12), go(12)].map((d) => d.held)).toEqual([false, false, false, false, true]);
+  });
+
+  it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
+    const playerAbr: PlayerAbr = { name: 'test', requirements: [], maxBufferSeconds: 30, safetyFactor: 0.9, check: paceShortfalls };
+    expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(/probeInterval must be 1 in pace-only mode: test's own ABR/);
+    expect(createSession({ playerAbr }).parameters.probeInterval).toBe(1);
+    expect(() => createSession({ parameters: { probeInterval: 0 } })).toThrow(/probeInterval must be a whole number from 1/);
+    expect(() => createSession({ parameters: { capacityShare: 1.2 } })).toThrow(/capacityShare/);
   });
 
   it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s', () => {

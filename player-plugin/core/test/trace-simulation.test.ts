@@ -24,7 +24,7 @@
  * as `it.fails`: it is reported, not hidden, and the suite says so when it starts to pass.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
+import { DEFAULT_PARAMETERS, PAPER_PACE, PRESETS, type SammyParameters } from '../src/config.js';
 import { resolveParameters, SammyConfigError } from '../src/policy/index.js';
 import { meanKbps, TraceLink } from '../src/traces/index.js';
 import { dashThroughputRule, modelledDashAbr } from './support/dash-throughput-rule.js';
@@ -231,8 +231,13 @@ describe('issue 17: a lower pace where the buffer allows it (the defaults, PRESE
       const { result } = run(RULES.bufferAware, stepTrace(TOP, from, to));
       const before = result.segments.filter((s) => s.startedAtSeconds > 20 && s.startedAtSeconds + s.downloadSeconds < 120);
       expect(new Set(before.map((s) => s.bitrateKbps))).toEqual(new Set([lower]));
-      // Below the top the pace rides on the next rung up: the link's rise shows in the samples.
-      expect(before.every((s) => s.paceKbps !== undefined && s.paceKbps >= PRESETS.bufferAware.c0 * (2 * lower + DEFAULT_SIMULATION.audioKbps) - 50)).toBe(true);
+      // Below the top a probe rides on the next rung up at least every probeInterval segments, so
+      // the link's rise shows in the samples; the held ones between keep what holds the rung.
+      const probe = (s: (typeof before)[number]) => s.paceKbps! >= PRESETS.bufferAware.c0 * (2 * lower + DEFAULT_SIMULATION.audioKbps) - 50;
+      const probes = before.flatMap((s, i) => (probe(s) ? [i] : []));
+      expect(probes.every((i, k) => i - (probes[k - 1] ?? -1) <= PRESETS.bufferAware.probeInterval)).toBe(true);
+      expect(before.length - 1 - probes.at(-1)!).toBeLessThan(PRESETS.bufferAware.probeInterval);
+      expect(before.every((s) => s.paceKbps! >= 1.1 * (lower + DEFAULT_SIMULATION.audioKbps))).toBe(true);
       const firstTop = result.segments.find((s) => s.startedAtSeconds >= 120 && s.bitrateKbps === TOP);
       expect(firstTop!.startedAtSeconds).toBeLessThanOrEqual(150);
       expect(result.segments.filter((s) => s.index >= firstTop!.index).every((s) => s.bitrateKbps === TOP)).toBe(true);
@@ -276,7 +281,7 @@ describe('no downward spiral on any accepted configuration, 1.2×–20× links',
   }
 
   it('the minimum is tight: just below it (refused) the modelled dash.js loses the top rung for good', () => {
-    expect(() => resolveParameters({ c0: 1.1, c1: 1.1 }, DEFAULT_PARAMETERS, modelledDashAbr(DEFAULT_SIMULATION))).toThrow(/c0 must be at least 1.17/);
+    expect(() => resolveParameters({ c0: 1.1, c1: 1.1 }, { ...DEFAULT_PARAMETERS, ...PAPER_PACE }, modelledDashAbr(DEFAULT_SIMULATION))).toThrow(/c0 must be at least 1.17/);
     const unchecked = dashThroughputRule({ c0: 1.1, c1: 1.1 }, (config) => ({ ...modelledDashAbr(config), requirements: [] }));
     for (const link of LINKS.filter((l) => l.multiple >= 2)) {
       expect(Math.max(...settled(unchecked, link).map((s) => s.bitrateKbps)), `${link.name} link`).toBeLessThan(TOP);

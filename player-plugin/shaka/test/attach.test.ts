@@ -8,8 +8,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore, SammyConfigError } from '../src/index.js';
 import { AUDIO_KBPS, cmcdOf, setup, shaka, TOP_KBPS } from './support/player.js';
 
-/** The paper's production multipliers, given explicitly so the expected figures do not follow the core's defaults. */
-const PAPER = { c0: 3.2, c1: 2.8 } as const;
+/** The paper's production multipliers and no probing, given explicitly so the expected figures do not follow the core's defaults. */
+const PAPER = { c0: 3.2, c1: 2.8, probeInterval: 1 } as const;
 
 describe('attach(player)', () => {
   let ctx: Awaited<ReturnType<typeof setup>>;

@@ -12,6 +12,12 @@ export interface BitrateChoiceInput {
   bitratesKbps: readonly number[];
   /** Throughput estimate, kbps; undefined before any sample. */
   throughputKbps: number | undefined;
+  /**
+   * The estimate the step-up factor is held to, kbps: from the probes alone (segments paced by
+   * the schedule, `probeInterval`), as held ones measure their pace below the link's capacity.
+   * Undefined: `throughputKbps`.
+   */
+  stepUpThroughputKbps?: number;
   bufferLevelSeconds: number;
   beta: number;
   lookaheadSeconds: number;
@@ -64,7 +70,8 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
  * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the
  * lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
  * (`stepUpFactor` > 0) stepping up above the current rung also needs:
- * - an estimate of `stepUpFactor` × the new rung: Eq. 1's look-ahead lets a deep buffer pay for
+ * - an estimate of `stepUpFactor` × the new rung (from the probes, `stepUpThroughputKbps`, when
+ *   held segments measure their pace below the link): Eq. 1's look-ahead lets a deep buffer pay for
  *   a rung the link cannot carry (Appendix A), which on a link between two rungs alternates
  *   between them; this steps up only to a rung the link sustains;
  * - Eq. 1 for the new rung at the buffer left once the player has refetched what the step up
@@ -85,7 +92,7 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const segmentSeconds = input.segmentSeconds ?? 0;
   const canStepUp = (r: number) => {
     if (!stepUpFactor) return true;
-    if (stepUpFactor * r > x!) return false;
+    if (stepUpFactor * r > (input.stepUpThroughputKbps ?? x!)) return false;
     const left = bufferAfterStepUp(bufferLevelSeconds, r, x!, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.
     const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / x! : 0;

@@ -1,6 +1,8 @@
 import type { SammyParameters } from '../config.js';
 import { selectBitrateKbps } from './bitrate.js';
-import { paceRateRtp } from './pace-rate.js';
+import { roundRtpKbps } from 'sammy-pacing-protocol';
+import { heldPaceKbps, type HoldLimits } from './hold.js';
+import { paceRateKbps } from './pace-rate.js';
 import type { MediaKind, Phase } from './types.js';
 
 export interface BitrateDecisionInput {
@@ -13,6 +15,8 @@ export interface BitrateDecisionInput {
   sessionThroughputKbps: number | undefined;
   /** Estimate from initial-phase samples only (this and earlier sessions), kbps. */
   initialThroughputKbps: number | undefined;
+  /** Estimate from this session's probes (segments paced by the schedule alone), kbps: what a step up goes by once playing. */
+  stepUpThroughputKbps?: number;
   /** The rung this media type fetched last in this session, kbps: stepping above it needs `stepUpFactor`. */
   currentBitrateKbps?: number;
   /** Duration of this media type's segments, seconds (from its last download); unknown: undefined. */
@@ -47,6 +51,7 @@ export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
     ...input.parameters,
     ...input,
     throughputKbps,
+    stepUpThroughputKbps: input.phase === 'initial' ? undefined : input.stepUpThroughputKbps,
     fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
   return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, throughputKbps, bufferLevelSeconds: input.bufferLevelSeconds };
@@ -60,11 +65,15 @@ export interface PaceDecisionInput {
   paceBaseKbps: number;
   /** That rung is below the top of the ladder (paceBase 'next-rung'): the schedule's largest multiplier applies. */
   belowTop?: boolean;
+  /** A held request (`probeInterval`): the cap and the floor of its pace (`holdLimits`). */
+  hold?: HoldLimits;
   parameters: Readonly<SammyParameters>;
 }
 
 /** The `rtp` for a request (kbps, rounded to 100), or undefined: nothing is paced in the initial phase. */
 export function decidePace(input: PaceDecisionInput): number | undefined {
   if (input.phase === 'initial' || !(input.paceBaseKbps > 0)) return undefined;
-  return paceRateRtp({ ...input, ...input.parameters });
+  const scheduleKbps = paceRateKbps({ ...input, ...input.parameters });
+  const { hold } = input;
+  return roundRtpKbps(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps);
 }

@@ -2,6 +2,7 @@
 export * from './types.js';
 export * from './parameters.js';
 export * from './pace-rate.js';
+export * from './hold.js';
 export * from './bitrate.js';
 export * from './throughput.js';
 export * from './phase.js';

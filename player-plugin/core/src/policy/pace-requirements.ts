@@ -93,6 +93,11 @@ export function sammyRuleRequirement(p: Pick<SammyParameters, 'beta' | 'lookahea
   };
 }
 
+/** The least pace, × the rung, that keeps a rung at a buffer level under Sammy's rule, after the overhead: a held segment's floor. */
+export function sammyRuleFloor(p: Pick<SammyParameters, 'beta' | 'lookaheadSeconds' | 'stepUpFactor' | 'overhead'>, bufferSeconds: number): number {
+  return sammyRuleRequirement(p).multipleAt!(bufferSeconds) / (1 - p.overhead);
+}
+
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
 
 /** Buffer levels a per-level check visits between the ends of a range (the ends included). */

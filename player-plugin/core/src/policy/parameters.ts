@@ -46,6 +46,8 @@ const RANGES: Readonly<Record<Exclude<keyof SammyParameters, 'paceBase'>, Range>
   c1: [0, 100],
   fullBufferShare: [0, 1],
   stepUpFactor: [0, 10, 'min-inclusive'],
+  probeInterval: [1, 1000, 'count'],
+  capacityShare: [0, 1],
   throughputWindow: [1, 1000, 'count'],
   sessionSampleLimit: [1, 1000, 'count'],
   historyLimit: [1, 1000, 'count'],
@@ -73,6 +75,8 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
 export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
+  // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
+  if (playerAbr && p.probeInterval > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${playerAbr.name}'s own ABR would measure the held segments`);
   // The pace counts the buffer as full at fullBufferShare × the player's level: the line c0 → c1 spans that.
   const full = (playerAbr ? playerAbr.maxBufferSeconds : maxBufferSeconds) * p.fullBufferShare;
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);

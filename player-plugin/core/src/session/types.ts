@@ -57,6 +57,11 @@ export interface SammyDecision {
   maxBufferSeconds: number;
   /** The `rtp` sent with the request, kbps; undefined when none was sent. */
   paceRateKbps: number | undefined;
+  /**
+   * The pace was held below the schedule's, at a share of the link's capacity as the probes
+   * measured it (`probeInterval`): this download measures its pace, not the link.
+   */
+  held: boolean;
   /** The segment URL, without CMCD. */
   url: string;
 }
