@@ -79,7 +79,7 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   paceBase: 'next-rung',
   stepUpFactor: 1.1,
   probeInterval: 3,
-  capacityShare: 0.9,
+  capacityShare: 0.8,
   beta: 0.7,
   lookaheadSeconds: 20,
   overhead: 0.05,

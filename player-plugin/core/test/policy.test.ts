@@ -30,7 +30,7 @@ const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
   it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.9 });
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8 });
     expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);

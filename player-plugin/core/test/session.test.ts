@@ -24,7 +24,7 @@ describe('SammySession', () => {
       paceBase: 'next-rung',
       stepUpFactor: 1.1,
       probeInterval: 3,
-      capacityShare: 0.9,
+      capacityShare: 0.8,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -178,21 +178,27 @@ describe('SammySession', () => {
     // No probe yet: the schedule (below the top: c0 × (3300 + 128) = 13 712).
     const first = at(12);
     expect(first).toMatchObject({ paceRateKbps: 13_700, held: false });
-    // It measured the link (4000 kbps, below 80% of its pace): the next two are held at
-    // (1 − 0.1 × 12/15) × 4000 / (1 − 0.05) = 3873 → 3900, then a probe again.
+    // It measured the link (4000 kbps, below 80% of its pace): what follows is held at
+    // (1 − 0.2 × 12/15) × 4000 / (1 − 0.05) = 3537 → 3500. The link carries the next rung
+    // (4000 ≥ 1.1 × 3300: only the buffer can hold a step up back), so probes go at twice the
+    // interval: four held, then a probe.
     fetch(first, 4000);
-    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3900, true], [3900, true], [13_700, false]]);
+    expect([at(12), at(12), at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3500, true], [3500, true], [3500, true], [3500, true], [13_700, false]]);
     // Audio never probes: held while video is between probes, too.
-    expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3900, held: true });
+    expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3500, held: true });
     // Below a third of the full level (15 s) nothing is held: a stall is near.
     expect(at(4.9)).toMatchObject({ paceRateKbps: 13_700, held: false });
-    // A link far below: never under the floor that keeps 2300 at 12 s of buffer, max(Eq. 1, 1.1) / 0.95 × 2428 = 2811.
-    // (Two held, then the probe measures 1000 kbps.)
-    expect([at(12).held, at(12).held]).toEqual([true, true]);
-    fetch(at(12), 1000);
-    expect(at(12)).toMatchObject({ paceRateKbps: 2800, held: true });
+    // A held segment the link held back (below 80% of its pace): the capacity is stale, the next one probes.
+    fetch(at(12), 2000);
+    const probe = at(12);
+    expect(probe.held).toBe(false);
+    // It finds a link far below: never under the floor that keeps 2300 at 12 s of buffer,
+    // max(Eq. 1, 1.1) / 0.95 × 2428 = 2811; and with the link below the next rung, probes at the
+    // interval again (only a probe can see the link rise).
+    fetch(probe, 1000);
+    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[2800, true], [2800, true], [13_700, false]]);
     // A probe held back by its own pace (the link is faster) says nothing of the capacity: nothing is held.
-    expect(at(12).held).toBe(true);
+    expect([at(12).held, at(12).held]).toEqual([true, true]);
     fetch(at(12), 13_000);
     expect(at(12)).toMatchObject({ paceRateKbps: 13_700, held: false });
     // The estimate a step up goes by is the probes' alone: held samples measure their pace.
@@ -213,7 +219,7 @@ describe('SammySession', () => {
     const go = (buffer: number) =>
       u.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
     u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 0 });
-    for (let i = 0; i < 5; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
+    for (let i = 0; i < 4; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
     expect(go(20).held).toBe(true);
     expect(u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12, stepUpRefetchSeconds: 1.5 })?.bitrateKbps).toBe(3300);
     expect([go(12), go(12), go(12), go(12), go(12)].map((d) => d.held)).toEqual([false, false, false, false, true]);

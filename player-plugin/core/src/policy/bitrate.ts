@@ -92,10 +92,13 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const segmentSeconds = input.segmentSeconds ?? 0;
   const canStepUp = (r: number) => {
     if (!stepUpFactor) return true;
-    if (stepUpFactor * r > (input.stepUpThroughputKbps ?? x!)) return false;
-    const left = bufferAfterStepUp(bufferLevelSeconds, r, x!, segmentSeconds, input.stepUpRefetchSeconds);
+    // The refetches and the next download go unheld, at the probes' estimate; Eq. 1 at the
+    // buffer they leave goes by the estimate the rule keeps a rung with (held segments and all).
+    const up = input.stepUpThroughputKbps ?? x!;
+    if (stepUpFactor * r > up) return false;
+    const left = bufferAfterStepUp(bufferLevelSeconds, r, up, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.
-    const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / x! : 0;
+    const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / up : 0;
     return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x!;
   };
   let chosen = lowest;

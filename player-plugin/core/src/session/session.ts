@@ -93,6 +93,8 @@ export class SammySession implements SammyControl {
   private probeKbps: number[] = [];
   private probeLinkLimited = false;
   private heldInARow = 0;
+  /** The latest probe measured the link below the schedule, nothing has changed since: probes go at twice the interval. */
+  private probesSpaced = false;
   /** Video requests still to go unheld: the refetches a step up causes (they add no buffer) and the one after. */
   private unheldLeft = 0;
 
@@ -148,6 +150,7 @@ export class SammySession implements SammyControl {
       this.probeKbps = [];
       this.probeLinkLimited = false;
       this.heldInARow = 0;
+      this.probesSpaced = false;
       this.unheldLeft = 0;
     }
     const before = this.playbackState.phase;
@@ -202,8 +205,9 @@ export class SammySession implements SammyControl {
     });
     const before = this.choices[input.mediaType]?.bitrateKbps;
     const seg = this.segmentSeconds[input.mediaType];
-    if (input.mediaType === 'video' && choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds! && seg! > 0) {
-      this.unheldLeft = Math.ceil(choice.bufferLevelSeconds / seg! - 1e-9) + 1;
+    if (input.mediaType === 'video' && choice.bitrateKbps !== before) {
+      this.probesSpaced = false;
+      if (choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds! && seg! > 0) this.unheldLeft = Math.ceil(choice.bufferLevelSeconds / seg! - 1e-9) + 1;
     }
     this.choices[input.mediaType] = choice;
     return choice;
@@ -237,13 +241,19 @@ export class SammySession implements SammyControl {
     // so it goes as fast as the schedule allows).
     const refetch = mediaType === 'video' && this.unheldLeft > 0;
     if (refetch) this.unheldLeft -= 1;
-    const probe = refetch || (mediaType === 'video' && this.heldInARow + 1 >= this.params.probeInterval);
+    // While probes keep finding the same link below the schedule, they space out to twice the
+    // interval (each one queues at the bottleneck for a whole segment: lab, 1.5× link, a third of
+    // the segments as probes kept the neighbour's median delay at ~70 ms) — unless below the top
+    // they say the link cannot carry the next rung: then only a probe can see it rise.
+    const probeKbps = harmonicMeanKbps(this.probeKbps, this.params.throughputWindow);
+    const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(this.params.stepUpFactor, 1) * rung.kbps);
+    const probe = refetch || (mediaType === 'video' && this.heldInARow >= (this.params.probeInterval - 1) * (this.probesSpaced && !awaitingRise ? 2 : 1));
     const hold = probe
       ? undefined
       : holdLimits({
           bufferLevelSeconds: paceBufferLevelSeconds,
           fullBufferSeconds: paceFullSeconds,
-          capacityKbps: this.probeLinkLimited ? harmonicMeanKbps(this.probeKbps, this.params.throughputWindow) : undefined,
+          capacityKbps: this.probeLinkLimited ? probeKbps : undefined,
           fetchedBaseKbps: this.videoFetched === undefined ? undefined : this.videoFetched + (tracks.audio?.ladderTopKbps || 0),
           parameters: this.params,
         });
@@ -283,10 +293,15 @@ export class SammySession implements SammyControl {
     this.throughput.add(decision.mediaType, throughputKbps, this.params.sessionSampleLimit);
     // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
     if (decision.bitrateKbps > 0) this.segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
+    // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
+    const linkLimited = !(throughputKbps >= PACE_LIMITED_SHARE * decision.paceRateKbps!);
     if (decision.mediaType === 'video' && !decision.held) {
       this.probeKbps = appendBounded(this.probeKbps, throughputKbps, this.params.sessionSampleLimit);
-      // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
-      this.probeLinkLimited = !(throughputKbps >= PACE_LIMITED_SHARE * decision.paceRateKbps!);
+      this.probeLinkLimited = this.probesSpaced = linkLimited;
+    } else if (decision.mediaType === 'video' && linkLimited) {
+      // The link fell below a held pace: the probes' capacity is stale, probe next.
+      this.probesSpaced = false;
+      this.heldInARow = Infinity;
     }
     if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
       this.history.add(throughputKbps, this.params.historyLimit);
