@@ -141,6 +141,14 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  *   leaves still keeps the rung (dash.js refetches its buffer at a step up: bitrate.ts), stops
  *   that (2 switches), and a link of 1.16× the top still reaches it. Keeping a rung needs Eq. 1
  *   alone, so a deep buffer still pays for a rung through a dip (Appendix A).
+ * - probeInterval 3 (capacityShare 0.8): on a link below the line (1.5–3× the top) a faster
+ *   pace downloads no faster and only keeps the bottleneck's queue full, so between probes — every
+ *   third video segment, paced by the line — segments are held at 0.8–1 × what the probes
+ *   measured, above the floor (policy/hold.ts, the session's decide). Lab, 1.5× and 2× links, one
+ *   run each before the sweep: the neighbour's median delay 21.5 and 8.8 ms (unpaced ~115 and
+ *   ~90 ms; without probing 122 and 77 ms), same bitrate, no stall. Each probe fills the queue
+ *   for a segment, so fewer is better for the neighbours, but a rise shows only in a probe: with
+ *   every third the simulation reaches the top within 30 s of a rise (tested).
  * β, the look-ahead and the rest are not the preset's: the floor above is for β = 0.7 and
  * D = 20 s, and the validation recomputes it for any other.
  */
