@@ -22,6 +22,9 @@ import {
   selectBitrateKbps,
   bufferAfterStepUp,
   sustainableBitrateKbps,
+  heldPaceKbps,
+  holdLimits,
+  HOLD_FROM_FULLNESS,
   harmonicMeanKbps,
   appendBounded,
 } from '../src/policy/index.js';
@@ -96,6 +99,39 @@ describe('pace base (paceBase)', () => {
     expect(paceRateKbps(input)).toBeCloseTo(1.25 * 3128);
     expect(paceRateKbps({ ...input, belowTop: true })).toBeCloseTo(3.2 * 3128);
     expect(paceRateKbps({ ...input, c0: 1.2, c1: 1.6, belowTop: true })).toBeCloseTo(1.6 * 3128);
+  });
+});
+
+describe('probe and hold (probeInterval)', () => {
+  const parameters = DEFAULT_PARAMETERS;
+  const limits = (bufferLevelSeconds: number, capacityKbps: number | undefined) =>
+    holdLimits({ bufferLevelSeconds, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters });
+
+  it('holds nothing below a third of the full level, nor without a measured capacity or a fetched rung', () => {
+    expect(HOLD_FROM_FULLNESS).toBeCloseTo(1 / 3);
+    expect(limits(4.9, 4000)).toBeUndefined();
+    expect(limits(12, undefined)).toBeUndefined();
+    expect(holdLimits({ bufferLevelSeconds: 12, fullBufferSeconds: 15, capacityKbps: 4000, fetchedBaseKbps: undefined, parameters })).toBeUndefined();
+  });
+
+  it('caps at a share of the capacity on the wire, from 1 at an empty buffer to capacityShare at a full one, above the floor that keeps the rung', () => {
+    // 5 s of 15: share 1 − 0.2/3; on the wire ÷ (1 − 0.05).
+    expect(limits(5, 4000)!.capKbps).toBeCloseTo(((1 - 0.2 / 3) * 4000) / 0.95);
+    expect(limits(15, 4000)!.capKbps).toBeCloseTo((0.8 * 4000) / 0.95);
+    expect(limits(30, 4000)!.capKbps).toBeCloseTo((0.8 * 4000) / 0.95);
+    // The floor: Sammy's rule at that buffer level after the overhead, × (rung + top audio).
+    expect(limits(12, 4000)!.floorKbps).toBeCloseTo((sammyRuleRequirement(parameters).multipleAt!(12) / 0.95) * 2428);
+    expect(limits(5, 4000)!.floorKbps).toBeCloseTo((Math.max(1 / 0.7 / (1 + 5 / 20), 1.1) / 0.95) * 2428);
+  });
+
+  it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {
+    expect(heldPaceKbps(13_700, { capKbps: 3500, floorKbps: 2800 })).toBe(3500);
+    expect(heldPaceKbps(3000, { capKbps: 3500, floorKbps: 2800 })).toBe(3000);
+    expect(heldPaceKbps(13_700, { capKbps: 1500, floorKbps: 2811 })).toBe(2811);
+    const input = { phase: 'playing' as const, bufferLevelSeconds: 12, maxBufferSeconds: 15, paceBaseKbps: 3428, belowTop: true, parameters };
+    expect(decidePace(input)).toBe(13_700);
+    expect(decidePace({ ...input, hold: { capKbps: 3537, floorKbps: 2811 } })).toBe(3500);
+    expect(decidePace({ ...input, phase: 'initial', hold: { capKbps: 3537, floorKbps: 2811 } })).toBeUndefined();
   });
 });
 
