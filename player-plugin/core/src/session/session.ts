@@ -197,7 +197,7 @@ export class SammySession implements SammyControl {
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
       sessionThroughputKbps: this.throughput.estimateKbps(input.mediaType, this.params.throughputWindow),
       initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
-      stepUpThroughputKbps: input.mediaType === 'video' ? harmonicMeanKbps(this.probeKbps, this.params.throughputWindow) : undefined,
+      stepUpThroughputKbps: input.mediaType === 'video' ? this.probeEstimateKbps() : undefined,
       currentBitrateKbps: this.choices[input.mediaType]?.bitrateKbps,
       segmentSeconds: this.segmentSeconds[input.mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
@@ -211,6 +211,14 @@ export class SammySession implements SammyControl {
     }
     this.choices[input.mediaType] = choice;
     return choice;
+  }
+
+  /**
+   * The probes' estimate of the link, kbps: over as many probes as span the estimate's window of
+   * segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
+   */
+  private probeEstimateKbps(): number | undefined {
+    return harmonicMeanKbps(this.probeKbps, Math.ceil(this.params.throughputWindow / this.params.probeInterval));
   }
 
   /**
@@ -245,7 +253,7 @@ export class SammySession implements SammyControl {
     // interval (each one queues at the bottleneck for a whole segment: lab, 1.5× link, a third of
     // the segments as probes kept the neighbour's median delay at ~70 ms) — unless below the top
     // they say the link cannot carry the next rung: then only a probe can see it rise.
-    const probeKbps = harmonicMeanKbps(this.probeKbps, this.params.throughputWindow);
+    const probeKbps = this.probeEstimateKbps();
     const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(this.params.stepUpFactor, 1) * rung.kbps);
     const probe = refetch || (mediaType === 'video' && this.heldInARow >= (this.params.probeInterval - 1) * (this.probesSpaced && !awaitingRise ? 2 : 1));
     const hold = probe
