@@ -144,9 +144,9 @@ export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBuffe
  * - probeInterval 3 (capacityShare 0.8): on a link below the line (1.5–3× the top) a faster
  *   pace downloads no faster and only keeps the bottleneck's queue full, so between probes — every
  *   third video segment, paced by the line — segments are held at 0.8–1 × what the probes
- *   measured, above the floor (policy/hold.ts, the session's decide). Lab, 1.5× and 2× links, one
- *   run each before the sweep: the neighbour's median delay 21.5 and 8.8 ms (unpaced ~115 and
- *   ~90 ms; without probing 122 and 77 ms), same bitrate, no stall. Each probe fills the queue
+ *   measured, above the floor (policy/hold.ts, the session's decide). Lab sweep, 3 runs per link:
+ *   the neighbour's median delay at 1.5× and 2× 19.6 and 19.7 ms against unpaced dash.js's 122 and
+ *   90 ms (without probing 122 and 77 ms), same bitrate as without, no stall. Each probe fills the queue
  *   for a segment, so fewer is better for the neighbours, but a rise shows only in a probe: with
  *   every third the simulation reaches the top within 30 s of a rise (tested).
  * β, the look-ahead and the rest are not the preset's: the floor above is for β = 0.7 and
