@@ -18,7 +18,7 @@ import {
 } from 'sammy-pacing-core';
 import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createInterceptors } from './interceptors.js';
-import { PLAYBACK_EVENTS } from './playback-events.js';
+import { PLAYBACK_EVENTS, playbackEvent } from './playback-events.js';
 import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
@@ -89,7 +89,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       if (session.enabled && next !== undefined && next !== startBitrate) setStartBitrate(player, (startBitrate = next));
     },
   });
-  const listeners = PLAYBACK_EVENTS.map(([type, toEvent]) => [type, (e: PlayerEventLike) => session.playback(toEvent(e))] as const);
+  const listeners = PLAYBACK_EVENTS.map(([name, type]) => [name, (e: PlayerEventLike) => session.playback(playbackEvent(type, e))] as const);
 
   if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
   player.addRequestInterceptor(interceptors.request);

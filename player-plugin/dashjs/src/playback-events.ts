@@ -4,13 +4,17 @@
  * on); the media time comes with playbackTimeUpdated.
  */
 import type { PlaybackEvent } from 'sammy-pacing-core';
-import { DASH_EVENTS, type PlayerEventLike } from './player.js';
+import type { PlayerEventLike } from './player.js';
 
-export const PLAYBACK_EVENTS: ReadonlyArray<readonly [string, (e: PlayerEventLike) => PlaybackEvent]> = [
-  [DASH_EVENTS.manifestLoaded, () => ({ type: 'load' })],
-  [DASH_EVENTS.playbackPlaying, () => ({ type: 'playing' })],
-  [DASH_EVENTS.playbackSeeking, () => ({ type: 'seeking' })],
-  [DASH_EVENTS.playbackSeeked, () => ({ type: 'seeked' })],
-  [DASH_EVENTS.playbackWaiting, () => ({ type: 'waiting' })],
-  [DASH_EVENTS.playbackTimeUpdated, (e) => ({ type: 'timeupdate', mediaTimeSeconds: e.time ?? NaN })],
-];
+/** Each dash.js 5 event the adapter listens to (MediaPlayerEvents) and the playback event it is. */
+export const PLAYBACK_EVENTS = [
+  ['manifestLoaded', 'load'],
+  ['playbackPlaying', 'playing'],
+  ['playbackSeeking', 'seeking'],
+  ['playbackSeeked', 'seeked'],
+  ['playbackWaiting', 'waiting'],
+  ['playbackTimeUpdated', 'timeupdate'],
+] as const satisfies ReadonlyArray<readonly [string, PlaybackEvent['type']]>;
+
+export const playbackEvent = (type: PlaybackEvent['type'], e: PlayerEventLike): PlaybackEvent =>
+  type === 'timeupdate' ? { type, mediaTimeSeconds: e.time ?? NaN } : { type };

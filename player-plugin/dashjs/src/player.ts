@@ -66,16 +66,6 @@ export interface DashSettingsLike {
   };
 }
 
-/** dash.js 5 event names the adapter listens to (MediaPlayerEvents). */
-export const DASH_EVENTS = {
-  manifestLoaded: 'manifestLoaded',
-  playbackPlaying: 'playbackPlaying',
-  playbackSeeking: 'playbackSeeking',
-  playbackSeeked: 'playbackSeeked',
-  playbackWaiting: 'playbackWaiting',
-  playbackTimeUpdated: 'playbackTimeUpdated',
-} as const;
-
 /** dash.js's HTTPRequest.MEDIA_SEGMENT_TYPE. */
 export const MEDIA_SEGMENT_TYPE = 'MediaSegment';
 

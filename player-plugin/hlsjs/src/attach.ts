@@ -18,7 +18,7 @@ import {
 } from 'sammy-pacing-core';
 import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
 import { madeWithSammyConfig } from './abr-controller.js';
-import { HLS_EVENTS, type FragmentLoaderContext, type Hls, type HlsConfig, type LoaderStats } from './hls.js';
+import type { FragmentLoaderContext, Hls, HlsConfig, LoaderStats } from './hls.js';
 import { hooksOf, setHooks } from './hooks.js';
 import { listenToMedia } from './playback-events.js';
 import { autoLevelRange, mainBufferSeconds, playerMaxBufferSeconds, trackStates } from './stream.js';
@@ -153,11 +153,13 @@ export function attach(hls: Hls, options: SammyOptions = {}): SammyController {
   // hls.js's abandon rule gave up on a fragment: what it loaded until then is a sample too.
   const onEmergencyAbort = (_: string, data: { frag: object; part: object | null; stats: LoaderStats }) =>
     sample(data.part ?? data.frag, { bytes: data.stats.loaded, durationMs: performance.now() - data.stats.loading.start });
+  // hls.js 1.x event names (src/events.ts: MEDIA_ATTACHED, MEDIA_DETACHING, MANIFEST_LOADING,
+  // FRAG_LOAD_EMERGENCY_ABORTED), as strings: the adapter has no runtime import of hls.js.
   const listeners: Array<[string, (event: string, data: never) => void]> = [
-    [HLS_EVENTS.MEDIA_ATTACHED, onMediaAttached],
-    [HLS_EVENTS.MEDIA_DETACHING, onMediaDetaching],
-    [HLS_EVENTS.MANIFEST_LOADING, onManifestLoading],
-    [HLS_EVENTS.FRAG_LOAD_EMERGENCY_ABORTED, onEmergencyAbort],
+    ['hlsMediaAttached', onMediaAttached],
+    ['hlsMediaDetaching', onMediaDetaching],
+    ['hlsManifestLoading', onManifestLoading],
+    ['hlsFragLoadEmergencyAborted', onEmergencyAbort],
   ];
   for (const [event, listener] of listeners) events.on(event, listener);
   // Attached before any source: the first pick already comes from the history.

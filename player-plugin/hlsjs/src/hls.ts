@@ -23,10 +23,3 @@ export interface AbrControllerLike {
 
 export type AbrControllerClass = new (hls: Hls) => AbrControllerLike;
 
-/** hls.js 1.x event names the adapter listens to (src/events.ts). */
-export const HLS_EVENTS = {
-  MANIFEST_LOADING: 'hlsManifestLoading',
-  MEDIA_ATTACHED: 'hlsMediaAttached',
-  MEDIA_DETACHING: 'hlsMediaDetaching',
-  FRAG_LOAD_EMERGENCY_ABORTED: 'hlsFragLoadEmergencyAborted',
-} as const;
