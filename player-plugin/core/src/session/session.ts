@@ -265,7 +265,8 @@ export class SammySession implements SammyControl {
           fetchedBaseKbps: this.videoFetched === undefined ? undefined : this.videoFetched + (tracks.audio?.ladderTopKbps || 0),
           parameters: this.params,
         });
-    const paceRateKbps = scheduled !== undefined && hold ? decidePace({ ...paceInput, hold }) : scheduled;
+    const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - this.params.overhead) : undefined;
+    const paceRateKbps = scheduled !== undefined && (hold || refetchKbps) ? decidePace({ ...paceInput, hold, refetchKbps }) : scheduled;
     const held = paceRateKbps! < scheduled!;
     if (mediaType === 'video') this.heldInARow = held ? this.heldInARow + 1 : 0;
     const decision: SammyDecision = {
