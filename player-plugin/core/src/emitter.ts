@@ -1,16 +1,16 @@
 /** A minimal typed event emitter: `on` returns its own unsubscribe. */
 export class Emitter<Events extends Record<string, unknown>> {
-  private readonly listeners = new Map<keyof Events, Set<(payload: never) => void>>();
+  readonly #listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 
   on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    let set = this.#listeners.get(event);
+    if (!set) this.#listeners.set(event, (set = new Set()));
     set.add(listener as (payload: never) => void);
     return () => set.delete(listener as (payload: never) => void);
   }
 
   emit<K extends keyof Events>(event: K, payload: Events[K]): void {
-    for (const listener of this.listeners.get(event) ?? []) {
+    for (const listener of this.#listeners.get(event) ?? []) {
       try {
         (listener as (p: Events[K]) => void)(payload);
       } catch (error) {
@@ -21,6 +21,6 @@ export class Emitter<Events extends Record<string, unknown>> {
   }
 
   clear(): void {
-    this.listeners.clear();
+    this.#listeners.clear();
   }
 }

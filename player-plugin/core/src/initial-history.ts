@@ -54,27 +54,26 @@ export function defaultStore(): InitialThroughputStore {
 
 /** The initial-phase history: bounded, persisted, never fed paced samples. */
 export class InitialThroughputHistory {
-  private samples: number[];
+  #samples: number[];
+  readonly #store: InitialThroughputStore;
 
-  constructor(
-    private readonly store: InitialThroughputStore = defaultStore(),
-    limit: number = DEFAULT_PARAMETERS.historyLimit,
-  ) {
-    this.samples = store.load().slice(-limit);
+  constructor(store: InitialThroughputStore = defaultStore(), limit: number = DEFAULT_PARAMETERS.historyLimit) {
+    this.#store = store;
+    this.#samples = store.load().slice(-limit);
   }
 
   /** Records an unpaced initial-phase sample, kbps, keeping the latest `limit`. */
   add(kbps: number, limit: number = DEFAULT_PARAMETERS.historyLimit): void {
-    this.samples = appendBounded(this.samples, kbps, limit);
-    this.store.save(this.samples);
+    this.#samples = appendBounded(this.#samples, kbps, limit);
+    this.#store.save(this.#samples);
   }
 
   /** Harmonic mean of the latest `window` samples, kbps; undefined when empty. */
   estimateKbps(window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined {
-    return harmonicMeanKbps(this.samples, window);
+    return harmonicMeanKbps(this.#samples, window);
   }
 
   get size(): number {
-    return this.samples.length;
+    return this.#samples.length;
   }
 }

@@ -26,46 +26,46 @@ const defaultAbrController = (hls: Hls) => (hls.constructor as unknown as { Defa
 /** An `abrController` class deciding with Sammy around `Inner` (default: hls.js's own AbrController). */
 export function sammyAbrController(Inner?: AbrControllerClass): AbrControllerClass {
   return class SammyAbrController implements AbrControllerLike {
-    private readonly hls: Hls;
-    private readonly inner: AbrControllerLike;
+    readonly #hls: Hls;
+    readonly #inner: AbrControllerLike;
 
     constructor(hls: Hls) {
       const Base = Inner ?? defaultAbrController(hls);
-      this.hls = hls;
-      this.inner = new Base(hls);
+      this.#hls = hls;
+      this.#inner = new Base(hls);
       withSammy.set(hls, { loader: isSammyLoader(hls.config.fLoader) });
     }
 
-    private sammyLevel(): number | undefined {
-      return hooksOf(this.hls?.config)?.chooseLevel();
+    #sammyLevel(): number | undefined {
+      return hooksOf(this.#hls?.config)?.chooseLevel();
     }
 
     get bwEstimator() {
-      return this.inner.bwEstimator;
+      return this.#inner.bwEstimator;
     }
 
     get firstAutoLevel(): number {
-      return this.sammyLevel() ?? this.inner.firstAutoLevel;
+      return this.#sammyLevel() ?? this.#inner.firstAutoLevel;
     }
 
     get forcedAutoLevel(): number {
-      return this.inner.forcedAutoLevel;
+      return this.#inner.forcedAutoLevel;
     }
 
     get nextAutoLevel(): number {
-      return this.sammyLevel() ?? this.inner.nextAutoLevel;
+      return this.#sammyLevel() ?? this.#inner.nextAutoLevel;
     }
 
     set nextAutoLevel(level: number) {
-      this.inner.nextAutoLevel = level;
+      this.#inner.nextAutoLevel = level;
     }
 
     resetEstimator(abrEwmaDefaultEstimate?: number): void {
-      this.inner.resetEstimator(abrEwmaDefaultEstimate);
+      this.#inner.resetEstimator(abrEwmaDefaultEstimate);
     }
 
     destroy(): void {
-      this.inner.destroy();
+      this.#inner.destroy();
     }
   };
 }

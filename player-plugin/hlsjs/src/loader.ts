@@ -18,39 +18,39 @@ export function isSammyLoader(loader: unknown): boolean {
 /** An `fLoader` class around `Inner` (default: the player's `loader`, as hls.js itself would use). */
 export function sammyFragmentLoader(Inner?: FragmentLoaderClass): FragmentLoaderClass {
   class SammyFragmentLoader implements Loader<FragmentLoaderContext> {
-    private readonly config: HlsConfig;
-    private readonly loader: Loader<FragmentLoaderContext>;
+    readonly #config: HlsConfig;
+    readonly #loader: Loader<FragmentLoaderContext>;
     getCacheAge?: () => number | null;
     getResponseHeader?: (name: string) => string | null;
 
     constructor(config: HlsConfig) {
-      this.config = config;
+      this.#config = config;
       const Base = Inner ?? (config.loader as unknown as FragmentLoaderClass);
-      const loader = (this.loader = new Base(config));
+      const loader = (this.#loader = new Base(config));
       if (loader.getCacheAge) this.getCacheAge = () => loader.getCacheAge!();
       if (loader.getResponseHeader) this.getResponseHeader = (name) => loader.getResponseHeader!(name);
     }
 
     get stats() {
-      return this.loader.stats;
+      return this.#loader.stats;
     }
 
     get context() {
-      return this.loader.context;
+      return this.#loader.context;
     }
 
     destroy(): void {
-      this.loader.destroy();
+      this.#loader.destroy();
     }
 
     abort(): void {
-      this.loader.abort();
+      this.#loader.abort();
     }
 
     load(context: FragmentLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>): void {
-      const completed = hooksOf(this.config)?.request(context);
-      if (!completed) return this.loader.load(context, config, callbacks);
-      this.loader.load(context, config, {
+      const completed = hooksOf(this.#config)?.request(context);
+      if (!completed) return this.#loader.load(context, config, callbacks);
+      this.#loader.load(context, config, {
         ...callbacks,
         onSuccess: (response, stats, ctx, details) => {
           // The sample first: hls.js may ask for the next level while handling this response.

@@ -68,58 +68,58 @@ const PACE_LIMITED_SHARE = 0.8;
 const HOLD_FROM_FULLNESS = 1 / 3;
 
 export class SammySession implements SammyControl {
-  private params: Readonly<SammyParameters>;
-  private active: boolean;
-  private playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
-  private readonly throughput = new SessionThroughput();
-  private readonly history: InitialThroughputHistory;
-  private readonly events = new Emitter<SammyEvents>();
+  #params: Readonly<SammyParameters>;
+  #active: boolean;
+  #playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
+  readonly #throughput = new SessionThroughput();
+  readonly #history: InitialThroughputHistory;
+  readonly #events = new Emitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
-  private readonly choices: Partial<Record<MediaKind, BitrateChoice>> = {};
-  private readonly now: () => number;
-  private playerAbr: PlayerAbr | undefined;
+  readonly #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
+  readonly #now: () => number;
+  #playerAbr: PlayerAbr | undefined;
   /** The full-buffer level the parameters were validated at, seconds. */
-  private readonly fullBufferSeconds: number;
+  readonly #fullBufferSeconds: number;
   /** The video ladder the bitrate rule last saw, and the bitrate of the last video request. */
-  private videoLadder: readonly number[] | undefined;
-  private videoFetched: number | undefined;
+  #videoLadder: readonly number[] | undefined;
+  #videoFetched: number | undefined;
   /** Media seconds per segment, per media type, from the last download (bytes over the rung's bitrate). */
-  private segmentSeconds: Partial<Record<MediaKind, number>> = {};
+  #segmentSeconds: Partial<Record<MediaKind, number>> = {};
   /**
    * Probes (`probeInterval`): the chunk throughputs of video segments paced by the schedule
    * alone, kbps; whether the latest was held back by the link rather than by its own pace (then
    * they measure the link's capacity); and the video requests held since the last probe.
    */
-  private probeKbps: number[] = [];
-  private probeLinkLimited = false;
-  private heldInARow = 0;
+  #probeKbps: number[] = [];
+  #probeLinkLimited = false;
+  #heldInARow = 0;
   /** The latest probe measured the link below the schedule, nothing has changed since: probes go at twice the interval. */
-  private probesSpaced = false;
+  #probesSpaced = false;
   /** Video requests still to go unheld: the refetches a step up causes (they add no buffer) and the one after. */
-  private unheldLeft = 0;
+  #unheldLeft = 0;
 
   constructor(config: SessionConfig = {}) {
-    this.playerAbr = config.playerAbr;
+    this.#playerAbr = config.playerAbr;
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
     const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
-    this.fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
-    const base = this.playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
-    this.params = resolveParameters(config.parameters, base, this.playerAbr, this.fullBufferSeconds);
-    this.active = config.enabled ?? true;
-    this.history = new InitialThroughputHistory(config.history, this.params.historyLimit);
-    this.now = config.now ?? Date.now;
+    this.#fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
+    const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
+    this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#fullBufferSeconds);
+    this.#active = config.enabled ?? true;
+    this.#history = new InitialThroughputHistory(config.history, this.#params.historyLimit);
+    this.#now = config.now ?? Date.now;
   }
 
   get enabled(): boolean {
-    return this.active;
+    return this.#active;
   }
 
   setEnabled(on: boolean): void {
-    this.active = on;
+    this.#active = on;
   }
 
   get parameters(): Readonly<SammyParameters> {
-    return this.params;
+    return this.#params;
   }
 
   /**
@@ -127,41 +127,41 @@ export class SammySession implements SammyControl {
    * last read (its settings may have changed). Throws SammyConfigError and keeps both if invalid.
    * (A session's mode is fixed: leaving out `playerAbr` keeps the current one.)
    */
-  update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.playerAbr): void {
-    this.params = resolveParameters(changes, this.params, playerAbr, this.fullBufferSeconds);
-    this.playerAbr = playerAbr;
+  update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.#playerAbr): void {
+    this.#params = resolveParameters(changes, this.#params, playerAbr, this.#fullBufferSeconds);
+    this.#playerAbr = playerAbr;
   }
 
   get phase(): Phase {
-    return this.playbackState.phase;
+    return this.#playbackState.phase;
   }
 
   on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void {
-    return this.events.on(event, listener);
+    return this.#events.on(event, listener);
   }
 
   /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
   playback(event: PlaybackEvent): void {
     if (event.type === 'load') {
-      this.throughput.reset();
-      for (const kind of Object.keys(this.choices) as MediaKind[]) delete this.choices[kind];
-      this.segmentSeconds = {};
-      this.videoFetched = undefined;
-      this.probeKbps = [];
-      this.probeLinkLimited = false;
-      this.heldInARow = 0;
-      this.probesSpaced = false;
-      this.unheldLeft = 0;
+      this.#throughput.reset();
+      for (const kind of Object.keys(this.#choices) as MediaKind[]) delete this.#choices[kind];
+      this.#segmentSeconds = {};
+      this.#videoFetched = undefined;
+      this.#probeKbps = [];
+      this.#probeLinkLimited = false;
+      this.#heldInARow = 0;
+      this.#probesSpaced = false;
+      this.#unheldLeft = 0;
     }
-    const before = this.playbackState.phase;
-    this.playbackState = nextPlaybackState(this.playbackState, event);
-    if (this.playbackState.phase !== before) this.events.emit('phase', this.playbackState.phase);
+    const before = this.#playbackState.phase;
+    this.#playbackState = nextPlaybackState(this.#playbackState, event);
+    if (this.#playbackState.phase !== before) this.#events.emit('phase', this.#playbackState.phase);
   }
 
   /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
   throughputKbps(mediaType: MediaKind): number | undefined {
-    const window = this.params.throughputWindow;
-    return this.phase === 'initial' ? this.history.estimateKbps(window) : this.throughput.estimateKbps(mediaType, window);
+    const window = this.#params.throughputWindow;
+    return this.phase === 'initial' ? this.#history.estimateKbps(window) : this.#throughput.estimateKbps(mediaType, window);
   }
 
   /**
@@ -170,14 +170,14 @@ export class SammySession implements SammyControl {
    * mode, what the player's own safety factor allows), else the player's own start.
    */
   startBitrateKbps(): number {
-    const estimate = this.history.estimateKbps(this.params.throughputWindow);
-    const safety = this.playerAbr?.safetyFactor ?? this.params.beta;
-    return estimate === undefined ? this.params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
+    const estimate = this.#history.estimateKbps(this.#params.throughputWindow);
+    const safety = this.#playerAbr?.safetyFactor ?? this.#params.beta;
+    return estimate === undefined ? this.#params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
   }
 
   /** Whether the initial-phase history holds any sample (a start bitrate of its own). */
   get hasHistory(): boolean {
-    return this.history.size > 0;
+    return this.#history.size > 0;
   }
 
   /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
@@ -188,28 +188,28 @@ export class SammySession implements SammyControl {
     /** The buffer level, seconds, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5 s without a declared segment duration); undefined: never. */
     stepUpRefetchSeconds?: number;
   }): BitrateChoice | undefined {
-    if (!this.active || this.playerAbr) return undefined;
-    if (input.mediaType === 'video') this.videoLadder = input.ladderKbps;
+    if (!this.#active || this.#playerAbr) return undefined;
+    if (input.mediaType === 'video') this.#videoLadder = input.ladderKbps;
     const choice = decideBitrate({
       phase: this.phase,
       mediaType: input.mediaType,
       bitratesKbps: input.ladderKbps,
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
-      sessionThroughputKbps: this.throughput.estimateKbps(input.mediaType, this.params.throughputWindow),
-      initialThroughputKbps: this.history.estimateKbps(this.params.throughputWindow),
-      stepUpThroughputKbps: input.mediaType === 'video' ? this.probeEstimateKbps() : undefined,
-      currentBitrateKbps: this.choices[input.mediaType]?.bitrateKbps,
-      segmentSeconds: this.segmentSeconds[input.mediaType],
+      sessionThroughputKbps: this.#throughput.estimateKbps(input.mediaType, this.#params.throughputWindow),
+      initialThroughputKbps: this.#history.estimateKbps(this.#params.throughputWindow),
+      stepUpThroughputKbps: input.mediaType === 'video' ? this.#probeEstimateKbps() : undefined,
+      currentBitrateKbps: this.#choices[input.mediaType]?.bitrateKbps,
+      segmentSeconds: this.#segmentSeconds[input.mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
-      parameters: this.params,
+      parameters: this.#params,
     });
-    const before = this.choices[input.mediaType]?.bitrateKbps;
-    const seg = this.segmentSeconds[input.mediaType];
+    const before = this.#choices[input.mediaType]?.bitrateKbps;
+    const seg = this.#segmentSeconds[input.mediaType];
     if (input.mediaType === 'video' && choice.bitrateKbps !== before) {
-      this.probesSpaced = false;
-      if (choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds! && seg! > 0) this.unheldLeft = Math.ceil(choice.bufferLevelSeconds / seg! - 1e-9) + 1;
+      this.#probesSpaced = false;
+      if (choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds! && seg! > 0) this.#unheldLeft = Math.ceil(choice.bufferLevelSeconds / seg! - 1e-9) + 1;
     }
-    this.choices[input.mediaType] = choice;
+    this.#choices[input.mediaType] = choice;
     return choice;
   }
 
@@ -217,8 +217,8 @@ export class SammySession implements SammyControl {
    * The probes' estimate of the link, kbps: over as many probes as span the estimate's window of
    * segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
    */
-  private probeEstimateKbps(): number | undefined {
-    return harmonicMeanKbps(this.probeKbps, Math.ceil(this.params.throughputWindow / this.params.probeInterval));
+  #probeEstimateKbps(): number | undefined {
+    return harmonicMeanKbps(this.#probeKbps, Math.ceil(this.#params.throughputWindow / this.#params.probeInterval));
   }
 
   /**
@@ -233,47 +233,47 @@ export class SammySession implements SammyControl {
     // The pace is shared by audio and video (one connection on HTTP/2 and HTTP/3), so it follows
     // the buffer that stalls first.
     const paceBufferLevelSeconds = present.length > 0 ? Math.max(0, Math.min(...present.map((t) => t.bufferLevelSeconds))) : own;
-    if (mediaType === 'video') this.videoFetched = request.bitrateKbps;
+    if (mediaType === 'video') this.#videoFetched = request.bitrateKbps;
     // The video rung the pace is based on (the top, or with 'next-rung' the rung fetched or the
     // next one up: an audio request goes by the last video request), plus the top audio bitrate.
     const video = tracks.video;
-    const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.params.paceBase, video.ladderTopKbps, this.videoFetched, video.ladderKbps ?? this.videoLadder) : undefined;
+    const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.#params.paceBase, video.ladderTopKbps, this.#videoFetched, video.ladderKbps ?? this.#videoLadder) : undefined;
     const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
-    const maxBufferSeconds = Math.max(request.maxBufferSeconds, this.fullBufferSeconds);
-    const paceFullSeconds = maxBufferSeconds * this.params.fullBufferShare;
-    const choice = this.choices[mediaType];
+    const maxBufferSeconds = Math.max(request.maxBufferSeconds, this.#fullBufferSeconds);
+    const paceFullSeconds = maxBufferSeconds * this.#params.fullBufferShare;
+    const choice = this.#choices[mediaType];
     const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
-    const paceInput = { phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop, parameters: this.params };
-    const scheduled = this.active ? decidePace(paceInput) : undefined;
+    const paceInput = { phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop, parameters: this.#params };
+    const scheduled = this.#active ? decidePace(paceInput) : undefined;
     // Held unless a probe is due (audio never probes; a refetch after a step up adds no buffer,
     // so it goes as fast as the schedule allows).
-    const refetch = mediaType === 'video' && this.unheldLeft > 0;
-    if (refetch) this.unheldLeft -= 1;
+    const refetch = mediaType === 'video' && this.#unheldLeft > 0;
+    if (refetch) this.#unheldLeft -= 1;
     // While probes keep finding the same link below the schedule, they space out to twice the
     // interval (each one queues at the bottleneck for a whole segment: lab, 1.5× link, a third of
     // the segments as probes kept the neighbour's median delay at ~70 ms) — unless below the top
     // they say the link cannot carry the next rung: then only a probe can see it rise.
-    const probeKbps = this.probeEstimateKbps();
-    const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(this.params.stepUpFactor, 1) * rung.kbps);
-    const probe = refetch || (mediaType === 'video' && this.heldInARow >= (this.params.probeInterval - 1) * (this.probesSpaced && !awaitingRise ? 2 : 1));
+    const probeKbps = this.#probeEstimateKbps();
+    const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(this.#params.stepUpFactor, 1) * rung.kbps);
+    const probe = refetch || (mediaType === 'video' && this.#heldInARow >= (this.#params.probeInterval - 1) * (this.#probesSpaced && !awaitingRise ? 2 : 1));
     const hold = probe
       ? undefined
       : holdLimits({
           bufferLevelSeconds: paceBufferLevelSeconds,
           fullBufferSeconds: paceFullSeconds,
-          capacityKbps: this.probeLinkLimited ? probeKbps : undefined,
-          fetchedBaseKbps: this.videoFetched === undefined ? undefined : this.videoFetched + (tracks.audio?.ladderTopKbps || 0),
-          parameters: this.params,
+          capacityKbps: this.#probeLinkLimited ? probeKbps : undefined,
+          fetchedBaseKbps: this.#videoFetched === undefined ? undefined : this.#videoFetched + (tracks.audio?.ladderTopKbps || 0),
+          parameters: this.#params,
         });
-    const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - this.params.overhead) : undefined;
+    const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - this.#params.overhead) : undefined;
     const paceRateKbps = scheduled !== undefined && (hold || refetchKbps) ? decidePace({ ...paceInput, hold, refetchKbps }) : scheduled;
     const held = paceRateKbps! < scheduled!;
-    if (mediaType === 'video') this.heldInARow = held ? this.heldInARow + 1 : 0;
+    if (mediaType === 'video') this.#heldInARow = held ? this.#heldInARow + 1 : 0;
     const decision: SammyDecision = {
-      time: this.now(),
+      time: this.#now(),
       mediaType,
       phase: this.phase,
-      enabled: this.active,
+      enabled: this.#active,
       bitrateKbps: request.bitrateKbps,
       bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
       throughputKbps: fromChoice ? choice.throughputKbps : this.throughputKbps(mediaType),
@@ -285,7 +285,7 @@ export class SammySession implements SammyControl {
       held,
       url: request.url,
     };
-    this.events.emit('decision', decision);
+    this.#events.emit('decision', decision);
     return decision;
   }
 
@@ -299,24 +299,24 @@ export class SammySession implements SammyControl {
     if (!(download.bytes > 0) || !Number.isFinite(download.bytes) || !(download.durationMs >= 0)) return undefined;
     const durationMs = Math.max(1, download.durationMs);
     const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
-    this.throughput.add(decision.mediaType, throughputKbps, this.params.sessionSampleLimit);
+    this.#throughput.add(decision.mediaType, throughputKbps, this.#params.sessionSampleLimit);
     // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
-    if (decision.bitrateKbps > 0) this.segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
+    if (decision.bitrateKbps > 0) this.#segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
     // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
     const linkLimited = !(throughputKbps >= PACE_LIMITED_SHARE * decision.paceRateKbps!);
     if (decision.mediaType === 'video' && !decision.held) {
-      this.probeKbps = appendBounded(this.probeKbps, throughputKbps, this.params.sessionSampleLimit);
-      this.probeLinkLimited = this.probesSpaced = linkLimited;
+      this.#probeKbps = appendBounded(this.#probeKbps, throughputKbps, this.#params.sessionSampleLimit);
+      this.#probeLinkLimited = this.#probesSpaced = linkLimited;
     } else if (decision.mediaType === 'video' && linkLimited) {
       // The link fell below a held pace: the probes' capacity is stale, probe next.
-      this.probesSpaced = false;
-      this.heldInARow = Infinity;
+      this.#probesSpaced = false;
+      this.#heldInARow = Infinity;
     }
     if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
-      this.history.add(throughputKbps, this.params.historyLimit);
+      this.#history.add(throughputKbps, this.#params.historyLimit);
     }
     const sample: SegmentSample = {
-      time: this.now(),
+      time: this.#now(),
       mediaType: decision.mediaType,
       url: decision.url,
       bytes: download.bytes,
@@ -326,13 +326,13 @@ export class SammySession implements SammyControl {
       paceRateKbps: decision.paceRateKbps,
       bitrateKbps: decision.bitrateKbps,
     };
-    this.events.emit('sample', sample);
+    this.#events.emit('sample', sample);
     return sample;
   }
 
   /** Removes every listener. */
   destroy(): void {
-    this.events.clear();
+    this.#events.clear();
   }
 }
 

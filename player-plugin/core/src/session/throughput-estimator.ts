@@ -6,18 +6,18 @@ import type { MediaKind } from '../policy/types.js';
  * mostly latency and would drag a shared estimate down.
  */
 export class SessionThroughput {
-  private samples: Record<MediaKind, number[]> = { video: [], audio: [] };
+  #samples: Record<MediaKind, number[]> = { video: [], audio: [] };
 
   add(mediaType: MediaKind, kbps: number, limit: number): void {
-    this.samples[mediaType] = appendBounded(this.samples[mediaType], kbps, limit);
+    this.#samples[mediaType] = appendBounded(this.#samples[mediaType], kbps, limit);
   }
 
   /** Harmonic mean of the latest `window` samples of this media type, kbps; undefined before any. */
   estimateKbps(mediaType: MediaKind, window: number): number | undefined {
-    return harmonicMeanKbps(this.samples[mediaType], window);
+    return harmonicMeanKbps(this.#samples[mediaType], window);
   }
 
   reset(): void {
-    this.samples = { video: [], audio: [] };
+    this.#samples = { video: [], audio: [] };
   }
 }
