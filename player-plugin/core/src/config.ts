@@ -60,10 +60,11 @@ export interface SammyParameters {
 /**
  * Defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`,
  * explained there), chosen from the lab's rate sweep (lab/README.md; 3 runs per arm and link,
- * 50 s sessions, 30 s buffer target, a UDP neighbour at 1/8 of the link), against the paper's
- * values on the same runs: neighbour's queueing delay −95% at 3× the top bitrate (paper −10%),
- * chunk throughput −68% at 6× and −84% at 12× (paper −38% and −69%) at the same bitrate; on a
- * 1.5× link no stall where the paper's rule stalled 2–3 times a run (dash.js's fast switching
+ * 50 s sessions, 30 s buffer target, a UDP neighbour at 1/8 of the link), against unpaced dash.js
+ * and the paper's values on the same runs: the neighbour's one-way delay −84% / −79% / −95% at
+ * 1.5× / 2× / 3× the top bitrate (paper +21% / +7% / −5%), chunk throughput −68% at 6× and −84%
+ * at 12× (paper −36% and −66%) at the same bitrate; on a 1.5× link no stall where the paper's
+ * rule stalled 2–3 times a run (dash.js's fast switching
  * refetches the buffer at every step up; the defaults' step-up check waits for a buffer that
  * affords it). The paper's values stay one spread away: `PRESETS.paper`, and pace-only mode
  * starts from them (a player's own ABR has no look-ahead nor hysteresis for a lower pace to
