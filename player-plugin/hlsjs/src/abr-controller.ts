@@ -37,7 +37,7 @@ export function sammyAbrController(Inner?: AbrControllerClass): AbrControllerCla
     }
 
     #sammyLevel(): number | undefined {
-      return hooksOf(this.#hls?.config)?.chooseLevel();
+      return hooksOf(this.#hls.config)?.chooseLevel();
     }
 
     get bwEstimator() {

@@ -60,13 +60,6 @@ export interface SammyControl {
 /** A probe measured at or above this share of its pace was held back by its pace (overhead and latency take the rest), not by the link. */
 const PACE_LIMITED_SHARE = 0.8;
 
-/**
- * Below this share of the full level nothing is held: a stall is near and the download takes all
- * the link gives (trace simulation: holding from an empty buffer stalled 7× as often as unpaced
- * dash.js on the cellular traces; from a third, no more often).
- */
-const HOLD_FROM_FULLNESS = 1 / 3;
-
 export class SammySession implements SammyControl {
   #params: Readonly<SammyParameters>;
   #active: boolean;
