@@ -7,7 +7,7 @@
  * inner manager's switches are dropped, and Sammy switches itself after each media sample.
  */
 import type { MediaKind, SammySession } from 'sammy-pacing-core';
-import { buffersAhead, type Ladder } from './ladder.js';
+import { buffersAhead, type Appending, type Ladder } from './ladder.js';
 import type { AbrConfiguration, AbrManager, PlayerLike, SwitchCallback, Variant } from './shaka.js';
 
 /** What every AbrManager of one attachment shares. */
@@ -46,8 +46,12 @@ const pixels = (v: Variant) => (v.video?.width ?? 0) * (v.video?.height ?? 0);
 
 /** Sammy's AbrManager, with what the attachment calls on it besides Shaka. */
 export interface SammyAbrManager extends AbrManager {
-  /** Switches to Sammy's choice when it differs from the current one (while Sammy picks). */
-  suggest(): void;
+  /**
+   * Switches to Sammy's choice when it differs from the current one (while Sammy picks).
+   * `appending`: the segment just downloaded, counted as buffered (the choice is then the one
+   * the next request would get).
+   */
+  suggest(appending?: Appending): void;
   /** Hands the choice back to the inner manager now (Sammy switched off or detached). */
   yieldToInner(): void;
 }
@@ -80,7 +84,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
    * `abr.restrictions` applied, the lowest one when none meets them), the video bitrate Sammy
    * picks, then the audio bitrate among those; of equals, the most pixels.
    */
-  const choose = (preferFastSwitching?: boolean): Variant | undefined => {
+  const choose = (preferFastSwitching?: boolean, appending?: Appending): Variant | undefined => {
     const all = variants.filter(Boolean);
     const normal = all.filter((v) => !fast(v));
     let pool = normal.length > 0 ? normal : all;
@@ -88,7 +92,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
     const restrictions = config?.restrictions;
     let candidates = restrictions ? pool.filter((v) => meets(v, restrictions)) : pool;
     if (candidates.length === 0) candidates = pool.slice().sort((a, b) => a.bandwidth - b.bandwidth).slice(0, 1);
-    const ahead = buffersAhead(player);
+    const ahead = buffersAhead(player, appending);
     for (const kind of ['video', 'audio'] as MediaKind[]) {
       const kbps = (v: Variant) => (v[kind] ? ladder.of(v[kind]) : 0);
       const ladderKbps = [...new Set(candidates.map(kbps))].filter((k) => k > 0);
@@ -164,9 +168,9 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       configureInner();
       host.configured();
     },
-    suggest() {
+    suggest(appending) {
       if (!enabled || !switchTo || !host.picks()) return;
-      const variant = choose();
+      const variant = choose(undefined, appending);
       if (variant && variant !== last) switchTo((last = variant), config?.clearBufferSwitch, config?.safeMarginSwitch);
     },
     yieldToInner() {

@@ -91,9 +91,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
     ladder,
     cmcdMode: () => cmcdMode,
     maxBufferSeconds: maxBuffer,
-    onSample(allowSwitch) {
-      if (allowSwitch) host.active?.suggest();
-    },
+    onSwitchPoint: (appending) => host.active?.suggest(appending),
   });
 
   net.registerRequestFilter(filters.request);

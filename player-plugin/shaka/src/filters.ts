@@ -9,7 +9,7 @@
  */
 import { isMediaKind, type SammyDecision, type SammySession } from 'sammy-pacing-core';
 import { withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
-import { trackStates, type Ladder } from './ladder.js';
+import { trackStates, type Appending, type Ladder } from './ladder.js';
 import { MEDIA_SEGMENT, REQUEST_TYPE_SEGMENT, type PlayerLike, type Request, type RequestContext, type Response } from './shaka.js';
 
 export interface FilterContext {
@@ -18,8 +18,11 @@ export interface FilterContext {
   ladder: Ladder;
   cmcdMode(): CmcdMode;
   maxBufferSeconds(): number;
-  /** After each media sample: whether Shaka allows a switch at this segment. */
-  onSample(allowSwitch: boolean): void;
+  /**
+   * A switch point: a segment of the main media type (video; audio without video) is complete
+   * and Shaka allows a switch after it. `appending`: that segment, which Shaka appends next.
+   */
+  onSwitchPoint(appending: Appending | undefined): void;
 }
 
 export function createFilters(ctx: FilterContext) {
@@ -61,9 +64,17 @@ export function createFilters(ctx: FilterContext) {
     inFlight.delete(res.originalRequest);
     if (res.fromCache) return;
     // timeMs: Shaka's own timing of the request, from sending to the last byte (networking_engine.js).
-    if (session.addSample(decision, { bytes: res.data?.byteLength ?? 0, durationMs: res.timeMs ?? 0 })) {
-      // Shaka's NetworkingEngine.allowSwitch_: no switch within a partial segment of a fast-switching stream.
-      ctx.onSample(!(context?.stream?.fastSwitching && context.segment?.isPartial()));
+    if (!session.addSample(decision, { bytes: res.data?.byteLength ?? 0, durationMs: res.timeMs ?? 0 })) return;
+    // Sammy switches as a segment of the main type completes, never while one is in flight:
+    // Shaka aborts a request its switch makes stale, or drops its response (lab, 1.5× link:
+    // switches after audio samples made Shaka throw away a video segment every ~5 s). And it
+    // counts that segment as buffered: Shaka appends it after this filter, and a choice from
+    // the buffer without it flips up and down from one sample to the next.
+    const kind = decision.mediaType;
+    const segment = context?.segment;
+    // Shaka's NetworkingEngine.allowSwitch_: no switch within a partial segment of a fast-switching stream.
+    if ((kind === 'video' || !(ladder.top.video > 0)) && !(context?.stream?.fastSwitching && segment?.isPartial())) {
+      ctx.onSwitchPoint(segment ? { kind, startTime: segment.getStartTime(), endTime: segment.getEndTime() } : undefined);
     }
   };
 

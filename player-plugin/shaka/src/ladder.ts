@@ -61,14 +61,23 @@ export function createLadder(): Ladder {
   };
 }
 
+/** A segment downloaded and not yet appended: Shaka appends it after its response filters run. */
+export interface Appending {
+  kind: MediaKind;
+  startTime: number;
+  endTime: number;
+}
+
 /**
  * Seconds buffered ahead of the playhead, per media type (0 when none or unknown). One read of
- * Shaka's buffered info (it builds every type's ranges at each call) for both types.
+ * Shaka's buffered info (it builds every type's ranges at each call) for both types. With
+ * `appending`, its kind counts that segment as buffered (up to its end, at most its duration more).
  */
-export function buffersAhead(player: PlayerLike): Record<MediaKind, number> {
+export function buffersAhead(player: PlayerLike, appending?: Appending): Record<MediaKind, number> {
   const ahead = { video: 0, audio: 0 };
+  let t = 0;
   try {
-    const t = player.getMediaElement()?.currentTime ?? 0;
+    t = player.getMediaElement()?.currentTime ?? 0;
     const info = player.getBufferedInfo();
     for (const kind of kinds) {
       const range = info[kind].find((r) => r.start <= t + 0.1 && r.end > t);
@@ -76,6 +85,10 @@ export function buffersAhead(player: PlayerLike): Record<MediaKind, number> {
     }
   } catch {
     // No media element or buffer yet: nothing buffered.
+  }
+  if (appending) {
+    const { kind, startTime, endTime } = appending;
+    ahead[kind] = Math.max(ahead[kind], Math.min(endTime - t, ahead[kind] + endTime - startTime));
   }
   return ahead;
 }

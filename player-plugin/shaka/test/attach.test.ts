@@ -130,6 +130,22 @@ describe('attach(player)', () => {
     expect(abr.getBandwidthEstimate()).toBeCloseTo(20_000_000, -3);
   });
 
+  it('switches as a video segment completes, counting it as buffered, and never on an audio sample (Shaka would drop the video in flight)', async () => {
+    const abr = ctx.load();
+    abr.chooseVariant();
+    abr.enable();
+    ctx.play();
+    // 1 s buffered before Shaka appends the 4 s segment just downloaded, 7 Mbps measured:
+    // β·x·(1 + B/D) = 0.7 · 7000 · (1 + 5/20) = 6125 → the top (from the buffer without the
+    // segment, 0.7 · 7000 · 1.05 = 5145 → 3000: the choice flipped between the two in the lab).
+    ctx.setBuffer({ video: 1, audio: 9 });
+    for (let i = 0; i < 5; i++) await ctx.request('video', { bytes: 875_000, timeMs: 1000 });
+    expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(TOP_KBPS * 1000);
+    const switches = ctx.switches.length;
+    await ctx.request('audio', { bytes: 16_000, timeMs: 1000 });
+    expect(ctx.switches).toHaveLength(switches);
+  });
+
   it('keeps the pace base at the load’s full ladder while Shaka bans a variant (its top back within reach), afresh at the next load', async () => {
     const abr = ctx.load();
     ctx.play();
