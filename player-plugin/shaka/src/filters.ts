@@ -65,16 +65,18 @@ export function createFilters(ctx: FilterContext) {
     if (res.fromCache) return;
     // timeMs: Shaka's own timing of the request, from sending to the last byte (networking_engine.js).
     if (!session.addSample(decision, { bytes: res.data?.byteLength ?? 0, durationMs: res.timeMs ?? 0 })) return;
-    // Sammy switches as a segment of the main type completes, never while one is in flight:
-    // Shaka aborts a request its switch makes stale, or drops its response (lab, 1.5× link:
-    // switches after audio samples made Shaka throw away a video segment every ~5 s). And it
-    // counts that segment as buffered: Shaka appends it after this filter, and a choice from
-    // the buffer without it flips up and down from one sample to the next.
+    // Sammy switches as a segment of the main type completes, never while one is in flight, and
+    // only once Shaka holds the segment: a switch before its fetch operation ends (as in this
+    // filter) makes Shaka abort it and fetch the same segment again at the new rung (lab, 1.5×
+    // link: one segment thrown away every ~5 s). The next task comes after that, before the
+    // append ends and the next request leaves. The segment counts as buffered meanwhile: a
+    // choice from the buffer without it flips down and up from one segment to the next.
     const kind = decision.mediaType;
     const segment = context?.segment;
     // Shaka's NetworkingEngine.allowSwitch_: no switch within a partial segment of a fast-switching stream.
     if ((kind === 'video' || !(ladder.top.video > 0)) && !(context?.stream?.fastSwitching && segment?.isPartial())) {
-      ctx.onSwitchPoint(segment ? { kind, startTime: segment.getStartTime(), endTime: segment.getEndTime() } : undefined);
+      const appending = segment ? { kind, startTime: segment.getStartTime(), endTime: segment.getEndTime() } : undefined;
+      setTimeout(() => ctx.onSwitchPoint(appending));
     }
   };
 

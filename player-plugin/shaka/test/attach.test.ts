@@ -130,7 +130,7 @@ describe('attach(player)', () => {
     expect(abr.getBandwidthEstimate()).toBeCloseTo(20_000_000, -3);
   });
 
-  it('switches as a video segment completes, counting it as buffered, and never on an audio sample (Shaka would drop the video in flight)', async () => {
+  it('switches once a video segment’s fetch has ended, counting the segment as buffered, and never on an audio sample', async () => {
     const abr = ctx.load();
     abr.chooseVariant();
     abr.enable();
@@ -142,8 +142,15 @@ describe('attach(player)', () => {
     for (let i = 0; i < 5; i++) await ctx.request('video', { bytes: 875_000, timeMs: 1000 });
     expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(TOP_KBPS * 1000);
     const switches = ctx.switches.length;
+    // An audio sample mid-way through the next video segment: no switch (Shaka would drop that segment).
     await ctx.request('audio', { bytes: 16_000, timeMs: 1000 });
     expect(ctx.switches).toHaveLength(switches);
+    // A slow video segment (2 Mbps: the estimate falls to 4667 kbps, 0.7 · 4667 · 1.25 = 4083 → 3000): no switch while
+    // Shaka's fetch operation is still open (it would abort the segment and fetch it again), then one.
+    await ctx.request('video', { bytes: 250_000, timeMs: 1000, settle: false });
+    expect(ctx.switches).toHaveLength(switches);
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(3_000_000);
   });
 
   it('keeps the pace base at the load’s full ladder while Shaka bans a variant (its top back within reach), afresh at the next load', async () => {

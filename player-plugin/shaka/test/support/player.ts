@@ -113,8 +113,14 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
   };
 
   let n = 0;
-  /** One request through the real networking engine; resolves once the response filters ran. */
-  const request = async (kind: 'video' | 'audio' | 'init' | 'manifest', opts: { stream?: Stream; bytes?: number; timeMs?: number; segment?: number } = {}) => {
+  /**
+   * One request through the real networking engine; resolves once its operation has ended and
+   * the next task ran (where Sammy switches), or with `settle: false` as the operation ends.
+   */
+  const request = async (
+    kind: 'video' | 'audio' | 'init' | 'manifest',
+    opts: { stream?: Stream; bytes?: number; timeMs?: number; segment?: number; settle?: boolean } = {},
+  ) => {
     wire.next = { bytes: opts.bytes ?? 100_000, timeMs: opts.timeMs ?? 100 };
     const net = player.getNetworkingEngine()!;
     const { RequestType, AdvancedRequestType } = shaka.net.NetworkingEngine;
@@ -129,6 +135,8 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
       const segment = kind === 'init' ? undefined : new shaka.media.SegmentReference(at, at + 4, () => [uri], 0, null, null, 0, 0, Infinity);
       const type = kind === 'init' ? AdvancedRequestType.INIT_SEGMENT : AdvancedRequestType.MEDIA_SEGMENT;
       await net.request(RequestType.SEGMENT, shaka.net.NetworkingEngine.makeRequest([uri], retry), { type, stream: s, segment }).promise;
+      // Sammy switches in the task after a segment's response (src/filters.ts), as Shaka appends it.
+      if (opts.settle !== false) await new Promise((resolve) => setTimeout(resolve));
     }
     return wire.sent.at(-1)!;
   };
