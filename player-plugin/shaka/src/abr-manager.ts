@@ -4,7 +4,7 @@
  * and forwards every call to it, so that Shaka's own ABR is warm and takes over whenever Sammy
  * does not pick: in pace-only mode, with Sammy switched off, or after `detach()` (Shaka keeps
  * an AbrManager until its next load). When Sammy picks, `chooseVariant` is Sammy's choice, the
- * inner manager's switches are dropped, and Sammy switches itself after each media sample.
+ * inner manager's switches are dropped, and Sammy switches itself once per video segment (filters.ts).
  */
 import type { MediaKind, SammySession } from 'sammy-pacing-core';
 import { buffersAhead, type Appending, type Ladder } from './ladder.js';

@@ -117,10 +117,7 @@ describe('attach(player)', () => {
   });
 
   it('switches as the playing-phase estimate moves: down on a slow link, back up on a fast one', async () => {
-    const abr = ctx.load();
-    abr.chooseVariant();
-    abr.enable();
-    ctx.play();
+    const abr = ctx.playing();
     ctx.setBuffer({ video: 4, audio: 4 });
     // 2 Mbps measured: β·x·(1 + B/D) = 0.7 · 2000 · 1.2 = 1680 → the 1500 rung.
     for (let i = 0; i < 5; i++) await ctx.request('video', { bytes: 250_000, timeMs: 1000 });
@@ -131,10 +128,7 @@ describe('attach(player)', () => {
   });
 
   it('switches once a video segment’s fetch has ended, counting the segment as buffered, and never on an audio sample', async () => {
-    const abr = ctx.load();
-    abr.chooseVariant();
-    abr.enable();
-    ctx.play();
+    ctx.playing();
     // 1 s buffered before Shaka appends the 4 s segment just downloaded, 7 Mbps measured:
     // β·x·(1 + B/D) = 0.7 · 7000 · (1 + 5/20) = 6125 → the top (from the buffer without the
     // segment, 0.7 · 7000 · 1.05 = 5145 → 3000: the choice flipped between the two in the lab).
@@ -149,7 +143,7 @@ describe('attach(player)', () => {
     // Shaka's fetch operation is still open (it would abort the segment and fetch it again), then one.
     await ctx.request('video', { bytes: 250_000, timeMs: 1000, settle: false });
     expect(ctx.switches).toHaveLength(switches);
-    await new Promise((resolve) => setTimeout(resolve));
+    await ctx.settle();
     expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(3_000_000);
   });
 
@@ -177,10 +171,7 @@ describe('attach(player)', () => {
   });
 
   it('switched off: Shaka’s own SimpleAbrManager chooses and switches, and no rtp is sent', async () => {
-    const abr = ctx.load();
-    abr.chooseVariant();
-    abr.enable();
-    ctx.play();
+    const abr = ctx.playing();
     ctx.sammy.setEnabled(false);
     const simple = new shaka.abr.SimpleAbrManager();
     simple.configure(ctx.player.getConfiguration().abr);

@@ -112,6 +112,9 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
     return abr;
   };
 
+  /** The task after a segment's response, where Sammy switches (src/filters.ts), as Shaka appends the segment. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve));
+
   let n = 0;
   /**
    * One request through the real networking engine; resolves once its operation has ended and
@@ -135,8 +138,7 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
       const segment = kind === 'init' ? undefined : new shaka.media.SegmentReference(at, at + 4, () => [uri], 0, null, null, 0, 0, Infinity);
       const type = kind === 'init' ? AdvancedRequestType.INIT_SEGMENT : AdvancedRequestType.MEDIA_SEGMENT;
       await net.request(RequestType.SEGMENT, shaka.net.NetworkingEngine.makeRequest([uri], retry), { type, stream: s, segment }).promise;
-      // Sammy switches in the task after a segment's response (src/filters.ts), as Shaka appends it.
-      if (opts.settle !== false) await new Promise((resolve) => setTimeout(resolve));
+      if (opts.settle !== false) await settle();
     }
     return wire.sent.at(-1)!;
   };
@@ -153,7 +155,16 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
     audio,
     video,
     load,
+    /** A load played as Shaka drives it: its first choice, the AbrManager enabled, the element playing. */
+    playing(): AbrManager {
+      const abr = load();
+      abr.chooseVariant();
+      abr.enable();
+      element.fire('playing');
+      return abr;
+    },
     request,
+    settle,
     wire,
     setBuffer: (b: Partial<Record<'video' | 'audio', number>>) => (buffer = { ...buffer, ...b }),
     play: () => element.fire('playing'),
