@@ -3,12 +3,13 @@
  * (playing the HLS playlists of the same ladder) on the same page as dash.js, each with its own
  * Sammy adapter. For each: it plays, every segment request carries exactly the rtp the adapter
  * reported (none before playback started), the URL's cc and cmcd fields reach the wire, every graph
- * has data, and a screenshot is saved. Each page downloads only its own player's chunk.
+ * has data, and a screenshot is saved. Each page downloads only its own player's chunk. The CMCD
+ * mode menu, switched during playback, moves each player's whole payload to the other transport.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CONGESTION_CONTROL_HEADER } from 'sammy-pacing-protocol';
 import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
-import { cmcdProblems } from '../src/session.js';
+import { cmcdProblems, type CapturedRequest } from '../src/session.js';
 
 const PACED_VIDEO_SEGMENTS = 4;
 const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
@@ -73,6 +74,66 @@ for (const { player, cmcd, manifest } of CASES) {
     await page.waitForTimeout(1100);
     const shot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`demo-${player}.png`) });
     await testInfo.attach(`demo-${player}`, { body: shot, contentType: 'image/png' });
+    expect(watched.consoleErrors).toEqual([]);
+  });
+}
+
+/** How a request carried CMCD: 'query', 'header', both or none. */
+function transport(r: CapturedRequest): string {
+  return r.cmcdInQuery ? (r.cmcdInHeaders ? 'both' : 'query') : r.cmcdInHeaders ? 'header' : 'none';
+}
+
+/** Waits until `count` video segments whose decision came after `from` (page clock, ms) have finished downloading. */
+async function waitForVideoSamplesAfter(page: Page, from: number, count: number): Promise<void> {
+  await page.waitForFunction(
+    ([t, n]) => {
+      const log = window.__e2e;
+      const urls = new Set(log?.decisions.filter((d) => d.mediaType === 'video' && d.time > t).map((d) => d.url));
+      return (log?.samples.filter((s) => urls.has(s.url)).length ?? 0) >= n;
+    },
+    [from, count] as const,
+    { timeout: 45_000 },
+  );
+}
+
+/** Segment requests a player built before a switch may leave just after it (one per media type). */
+const BUILT_BEFORE_SWITCH = 2;
+
+for (const player of PLAYERS) {
+  test(`${player}: the CMCD mode menu moves the player's whole CMCD payload, rtp included, to headers and back during playback`, async ({ page }) => {
+    const { watched } = await openDemo(page, `player=${player}&sammy=on&cmcd=query`);
+    await waitForPlayingVideoSegments(page, 1);
+    // Each switch applies from the next request: the menu, as a viewer uses it.
+    const switches: Array<{ mode: 'header' | 'query'; at: number }> = [];
+    for (const mode of ['header', 'query'] as const) {
+      await page.locator('#cmcd').selectOption(mode);
+      const at = await page.evaluate(() => Date.now());
+      switches.push({ mode, at });
+      await waitForVideoSamplesAfter(page, at, 2);
+    }
+    const requests = [...watched.requests];
+    const log = await watched.log();
+    expect(log.playerErrors).toEqual([]);
+    expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
+    const segments = requests.filter((r) => r.isSegment);
+    for (const [i, { mode, at }] of switches.entries()) {
+      const until = switches[i + 1]?.at ?? Infinity;
+      const seen = segments.filter((r) => r.time > at && r.time <= until);
+      const first = seen.findIndex((r) => transport(r) === mode);
+      expect(first, `first ${mode}-mode segment request after the switch (${seen.map(transport).join(' ')})`).toBeGreaterThanOrEqual(0);
+      expect(first, `segment requests built before the switch to ${mode} (${seen.map(transport).join(' ')})`).toBeLessThanOrEqual(BUILT_BEFORE_SWITCH);
+      const after = seen.slice(first);
+      for (const r of after) {
+        expect(transport(r), `CMCD transport of ${r.url} after the switch to ${mode}`).toBe(mode);
+        // The player's own keys moved with rtp: its session id is still there, in the new transport.
+        expect(r.cmcd.data?.sid, `the player's sid on ${r.path} (${mode})`).toBeTruthy();
+        if (mode === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
+      }
+      expect(after.filter((r) => r.rtp !== undefined).length, `paced segments in ${mode} mode`).toBeGreaterThanOrEqual(2);
+    }
+    // Across both switches, every rtp on the wire is the pace the adapter reported for that request.
+    const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log);
+    expect(paced.length).toBeGreaterThan(0);
     expect(watched.consoleErrors).toEqual([]);
   });
 }
