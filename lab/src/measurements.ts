@@ -225,6 +225,8 @@ export interface RunMetrics {
   /** Σ bytes / Σ download time over video media segments = the time-weighted mean of chunk throughputs. */
   chunkThroughputMbps?: number;
   videoChunks: number;
+  /** Video segments fetched again (videoRefetches); undefined where the origin's records cannot tell. */
+  videoRefetches?: number;
   /** Median of the server's smoothed RTT of the video segments (TCP_INFO; where from: videoRttSource). */
   videoRttMs?: number;
   videoRttSource?: VideoRttSource;
@@ -305,6 +307,37 @@ export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number; sour
     minRttMs: quantile(st.map((s) => s.minRttMs ?? NaN), 0),
     source: fromRecords !== undefined ? 'records' : fromServerTiming !== undefined ? 'server-timing' : undefined,
   };
+}
+
+/** A media segment's path: its representation and number (the test content's `seg-$RepresentationID$-$Number%05d$.m4s`). */
+const MEDIA_SEGMENT = /\/seg-([^/]+)-(\d+)\.m4s$/;
+
+/**
+ * Video segments fetched again after the play request: the fetches beyond the first of each segment
+ * number, at whatever rung (a player that throws a segment away to fetch it at another rung, or
+ * refetches its buffer after a step up). Each is a whole segment's bytes that queued at the bottleneck
+ * and added no buffer. From the origin's delivery records, which see every request, aborted ones
+ * included (the page's Resource Timing misses some of those). Undefined when the records cannot tell:
+ * behind an edge (a cache hit never reaches the origin) or next to a second video session (both
+ * sessions fetch the same segments from the same origin).
+ */
+export function videoRefetches(run: RawRun): number | undefined {
+  if ((run.edge ?? 'none') !== 'none' || run.neighbour === 'video') return undefined;
+  // Video representations: those the page played as video or the player's CMCD called video, never audio ones.
+  const reps = (type: 'video' | 'audio', ot: string) =>
+    new Set([
+      ...run.page.chunks.filter((c) => c.mediaType === type).map((c) => MEDIA_SEGMENT.exec(pathOf(c.url))?.[1]),
+      ...run.records.filter((r) => r.objectType === ot).map((r) => MEDIA_SEGMENT.exec(r.path)?.[1]),
+    ]);
+  const audio = reps('audio', 'a');
+  const video = [...reps('video', 'v')].filter((rep) => rep !== undefined && !audio.has(rep));
+  const fetches = new Map<string, number>();
+  for (const r of run.records) {
+    const m = MEDIA_SEGMENT.exec(r.path);
+    if (!m || !video.includes(m[1]) || r.startedAt < run.page.playRequestedAt - 1000) continue;
+    fetches.set(m[2]!, (fetches.get(m[2]!) ?? 0) + 1);
+  }
+  return [...fetches.values()].reduce((sum, n) => sum + n - 1, 0);
 }
 
 /** Time `bytes` take to drain at `rateMbps`, ms (a queue's delay). */
@@ -398,6 +431,7 @@ export function runMetrics(run: RawRun): RunMetrics {
     meanBitrateKbps: meanBitrateKbps(p, endAt),
     chunkThroughputMbps: chunkThroughputMbps(p),
     videoChunks: videoChunks(p).length,
+    videoRefetches: videoRefetches(run),
     videoRttMs: rtt.rttMs,
     videoRttSource: rtt.source,
     videoMinRttMs: rtt.minRttMs,

@@ -46,7 +46,8 @@ type MetricKey =
   | 'videoRttMs'
   | 'queueDelayP50Ms'
   | 'queueDelayP95Ms'
-  | 'medianPaceKbps';
+  | 'medianPaceKbps'
+  | 'videoRefetches';
 
 const COLUMNS: Array<[MetricKey, string, number]> = [
   ['chunkThroughputMbps', 'chunk thr. (Mbps)', 1],
@@ -58,6 +59,7 @@ const COLUMNS: Array<[MetricKey, string, number]> = [
   ['queueDelayP50Ms', 'queue delay p50 (ms)', 1],
   ['queueDelayP95Ms', 'p95 (ms)', 1],
   ['medianPaceKbps', 'pace (Mbps)', 1],
+  ['videoRefetches', 'video segs fetched again (n)', 0],
 ];
 
 function fmt(x: number | undefined, digits: number): string {
@@ -296,7 +298,7 @@ function edgeSources(config: BenchConfig, metrics: RunMetrics[]): string {
 export function metricsCsv(metrics: RunMetrics[]): string {
   const head = [
     'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
-    'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
+    'video_refetches', 'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
     'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors', 'media_protocols',
     'trace', 'family', 'trace_mbps', 'quality_switches', 'rebuffer_ratio', 'link_trace_mbps', 'link_released_mbps', 'link_utilization',
     'link_saturated_s', 'link_saturated_ratio', 'link_release_late_max_us',
@@ -305,7 +307,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
   const rows = metrics.map((m) =>
     [
       m.arm, m.neighbour, m.index, m.startupDelayMs, m.rebufferCount, m.rebufferSeconds, m.meanBitrateKbps, m.chunkThroughputMbps, m.videoChunks,
-      m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
+      m.videoRefetches, m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
       m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
       m.mediaProtocols ? protocolText(m.mediaProtocols) : undefined,
       m.trace, m.family, m.traceMbps, m.qualitySwitches, m.rebufferRatio, m.link?.traceMbps, m.link?.releasedMbps, m.link?.utilization,

@@ -19,6 +19,8 @@ export interface SweepRunRow {
   chunkThroughputMbps?: number;
   qualitySwitches?: number;
   queueDelayP50Ms?: number;
+  /** Video segments fetched again (the origin's records; measurements.ts videoRefetches). */
+  videoRefetches?: number;
   /** The UDP neighbour's one-way delay p50; only runs next to the UDP neighbour have one. */
   udpP50Ms?: number;
 }
@@ -81,6 +83,7 @@ export function runsFromCsv(text: string): SweepRunRow[] {
       chunkThroughputMbps: num('chunk_throughput_mbps'),
       qualitySwitches: num('quality_switches'),
       queueDelayP50Ms: num('queue_delay_p50_ms'),
+      videoRefetches: num('video_refetches'),
       udpP50Ms: neighbour === 'udp' ? num('neighbour_p50') : undefined,
     };
   });
@@ -98,6 +101,7 @@ export const SWEEP_COLUMNS: ReadonlyArray<{ key: SweepMetric; header: string; di
   { key: 'chunkThroughputMbps', header: 'chunk thr. (Mbps)', digits: 1 },
   { key: 'startupMs', header: 'startup (ms)', digits: 0 },
   { key: 'queueDelayP50Ms', header: 'queue delay p50 (ms)', digits: 1 },
+  { key: 'videoRefetches', header: 'video segs fetched again (n)', digits: 0 },
 ];
 
 /** The metrics whose change against unpaced each table shows, next to their column. */
