@@ -93,11 +93,15 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
     let candidates = restrictions ? pool.filter((v) => meets(v, restrictions)) : pool;
     if (candidates.length === 0) candidates = pool.slice().sort((a, b) => a.bandwidth - b.bandwidth).slice(0, 1);
     const ahead = buffersAhead(player, appending);
+    // abr.clearBufferSwitch: every switch clears the buffer past safeMarginSwitch and fetches it
+    // again at the new rung, so a step up must afford that refetch (as with dash.js's fast switching;
+    // the core counts the whole buffer, which errs on the safe side by the margin).
+    const stepUpRefetchSeconds = config?.clearBufferSwitch ? Math.max(0, config.safeMarginSwitch || 0) : undefined;
     for (const kind of ['video', 'audio'] as MediaKind[]) {
       const kbps = (v: Variant) => (v[kind] ? ladder.of(v[kind]) : 0);
       const ladderKbps = [...new Set(candidates.map(kbps))].filter((k) => k > 0);
       if (ladderKbps.length === 0) continue;
-      const choice = session.chooseBitrate({ mediaType: kind, ladderKbps, bufferLevelSeconds: ahead[kind] });
+      const choice = session.chooseBitrate({ mediaType: kind, ladderKbps, bufferLevelSeconds: ahead[kind], stepUpRefetchSeconds });
       if (choice) candidates = candidates.filter((v) => kbps(v) === choice.bitrateKbps);
     }
     return candidates.reduce<Variant | undefined>((best, v) => (!best || pixels(v) > pixels(best) || (pixels(v) === pixels(best) && v.bandwidth > best.bandwidth) ? v : best), undefined);

@@ -147,6 +147,22 @@ describe('attach(player)', () => {
     expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(3_000_000);
   });
 
+  it('with abr.clearBufferSwitch a step up must afford fetching the buffer again: at 20 s and 7 Mbps, 3000 kbps instead of the top', async () => {
+    // 750 kbps segments of 4 s at 7 Mbps. Eq. 1 at 20 s allows 0.7 · 7000 · 2 = 9800 kbps: the top
+    // without a refetch. With one, the top leaves 20 − 20 · 6000 / 7000 = 2.9 s, short of its next
+    // segment's 3.4 s download; 3000 kbps leaves 11.4 s.
+    const stepUp = async (clearBufferSwitch: boolean) => {
+      ctx.sammy.detach();
+      ctx = await setup({}, { abr: { clearBufferSwitch } });
+      ctx.playing();
+      ctx.setBuffer({ video: 20, audio: 20 });
+      for (let i = 0; i < 5; i++) await ctx.request('video', { stream: ctx.video[1], bytes: 375_000, timeMs: 3000 / 7 });
+      return ctx.switches.at(-1)?.video?.bandwidth;
+    };
+    expect(await stepUp(false)).toBe(TOP_KBPS * 1000);
+    expect(await stepUp(true)).toBe(3_000_000);
+  });
+
   it('keeps the pace base at the load’s full ladder while Shaka bans a variant (its top back within reach), afresh at the next load', async () => {
     const abr = ctx.load();
     ctx.play();
