@@ -17,22 +17,23 @@ export async function openDemo(page: Page, query: string): Promise<{ watched: Wa
 }
 
 /**
- * Waits until `count` video segments requested after playback started (and, with `enabled`, with
- * Sammy in that state) have finished downloading. Independent of whether they were paced, so a
- * missing rtp shows up as an assertion on the requests rather than as a timeout.
+ * Waits until `count` video segments requested after playback started (with `enabled`, with Sammy
+ * in that state; with `after`, decided after that time, page clock ms) have finished downloading.
+ * Independent of whether they were paced, so a missing rtp shows up as an assertion on the
+ * requests rather than as a timeout.
  */
-export async function waitForPlayingVideoSegments(page: Page, count: number, enabled?: boolean): Promise<void> {
+export async function waitForPlayingVideoSegments(page: Page, count: number, only: { enabled?: boolean; after?: number } = {}): Promise<void> {
   await page.waitForFunction(
-    ([n, on]) => {
+    ([n, on, after]) => {
       const log = window.__e2e;
       if (!log?.playingAt) return false;
-      const playingAt = log.playingAt;
+      const from = Math.max(log.playingAt, after);
       const urls = new Set(
-        log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && (on === null || d.enabled === on)).map((d) => d.url),
+        log.decisions.filter((d) => d.mediaType === 'video' && d.time > from && (on === null || d.enabled === on)).map((d) => d.url),
       );
       return log.samples.filter((s) => urls.has(s.url)).length >= n;
     },
-    [count, enabled ?? null] as const,
+    [count, only.enabled ?? null, only.after ?? -Infinity] as const,
     { timeout: 45_000 },
   );
 }

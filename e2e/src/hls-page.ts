@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { HLS_MASTER_NAME, parseMultivariantPlaylist } from '@sammy/test-content';
+import { HLS_MASTER_NAME, mediaSegmentOf, parseMultivariantPlaylist } from '@sammy/test-content';
 import { DEFAULT_HLS_MASTER_PATH } from 'sammy-pacing-protocol';
 import { originUrl } from './origin-env.js';
 import { REPO_ROOT } from './repo-root.js';
@@ -105,9 +105,9 @@ function audioRepresentationId(): string {
 export function expectedObjectType(path: string): 'm' | 'i' | 'v' | 'a' | undefined {
   if (path.endsWith('.m3u8')) return 'm';
   if (/\/init-\d+\.m4s$/.test(path)) return 'i';
-  const segment = /\/seg-(\d+)-\d+\.m4s$/.exec(path);
+  const segment = mediaSegmentOf(path);
   if (!segment) return undefined;
-  return segment[1] === audioRepresentationId() ? 'a' : 'v';
+  return segment.representationId === audioRepresentationId() ? 'a' : 'v';
 }
 
 /** Every media request's CMCD `ot` is right, as the origin receives it: playlists, init segments, video, audio. */

@@ -4,6 +4,7 @@
  * first `playing` of the <video>, player errors and console errors.
  */
 import { expect, type Page, type Request } from '@playwright/test';
+import { mediaSegmentOf } from '@sammy/test-content';
 import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
 import { get as httpsGet } from 'node:https';
 import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
@@ -30,12 +31,6 @@ declare global {
     __e2e?: PageLog;
   }
 }
-
-/**
- * Media segment paths of the test ladder: the origin's MEDIA_SEGMENT_TEMPLATE,
- * `seg-$RepresentationID$-$Number%05d$.m4s` (not exported by @sammy/test-content).
- */
-const MEDIA_SEGMENT_PATH = /\/seg-[^/]+-\d+\.m4s$/;
 
 export interface CapturedRequest {
   url: string;
@@ -79,7 +74,7 @@ function capture(request: Request): CapturedRequest {
     url,
     path,
     headers,
-    isSegment: MEDIA_SEGMENT_PATH.test(path),
+    isSegment: mediaSegmentOf(path) !== undefined,
     time: Date.now(),
     cmcdInQuery,
     cmcdInHeaders,

@@ -83,19 +83,6 @@ function transport(r: CapturedRequest): string {
   return r.cmcdInQuery ? (r.cmcdInHeaders ? 'both' : 'query') : r.cmcdInHeaders ? 'header' : 'none';
 }
 
-/** Waits until `count` video segments whose decision came after `from` (page clock, ms) have finished downloading. */
-async function waitForVideoSamplesAfter(page: Page, from: number, count: number): Promise<void> {
-  await page.waitForFunction(
-    ([t, n]) => {
-      const log = window.__e2e;
-      const urls = new Set(log?.decisions.filter((d) => d.mediaType === 'video' && d.time > t).map((d) => d.url));
-      return (log?.samples.filter((s) => urls.has(s.url)).length ?? 0) >= n;
-    },
-    [from, count] as const,
-    { timeout: 45_000 },
-  );
-}
-
 /** Segment requests a player built before a switch may leave just after it (one per media type). */
 const BUILT_BEFORE_SWITCH = 2;
 
@@ -109,7 +96,7 @@ for (const player of PLAYERS) {
       await page.locator('#cmcd').selectOption(mode);
       const at = await page.evaluate(() => Date.now());
       switches.push({ mode, at });
-      await waitForVideoSamplesAfter(page, at, 2);
+      await waitForPlayingVideoSegments(page, 2, { after: at });
     }
     const requests = [...watched.requests];
     const log = await watched.log();

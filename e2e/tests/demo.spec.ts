@@ -110,11 +110,11 @@ test('a page on another origin plays from the origin in header mode: CMCD-* pref
 
 test('turning Sammy off removes rtp, and chunk throughput rises well above the pace rate', async ({ page }) => {
   const { watched } = await openDemo(page, 'sammy=on');
-  await waitForPlayingVideoSegments(page, 3, true);
+  await waitForPlayingVideoSegments(page, 3, { enabled: true });
   // The page's own switch, as a viewer would use it.
   await page.locator('#sammy').uncheck();
   expect(await page.evaluate(() => window.sammyDemo!.sammy.enabled)).toBe(false);
-  await waitForPlayingVideoSegments(page, 3, false);
+  await waitForPlayingVideoSegments(page, 3, { enabled: false });
   const requests = [...watched.requests];
   const log = await watched.log();
   const offDecisions = log.decisions.filter((d) => !d.enabled);

@@ -2,6 +2,7 @@
  * What one run records (raw, saved as JSON) and the metrics derived from it.
  */
 import { pathOf, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
+import { mediaSegmentOf } from '@sammy/test-content';
 import type { PageState } from './page-state.js';
 
 export type { PageState } from './page-state.js';
@@ -309,9 +310,6 @@ export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number; sour
   };
 }
 
-/** A media segment's path: its representation and number (the test content's `seg-$RepresentationID$-$Number%05d$.m4s`). */
-const MEDIA_SEGMENT = /\/seg-([^/]+)-(\d+)\.m4s$/;
-
 /**
  * Video segments fetched again after the play request: the fetches beyond the first of each segment
  * number, at whatever rung (a player that throws a segment away to fetch it at another rung, or
@@ -326,16 +324,16 @@ export function videoRefetches(run: RawRun): number | undefined {
   // Video representations: those the page played as video or the player's CMCD called video, never audio ones.
   const reps = (type: 'video' | 'audio', ot: string) =>
     new Set([
-      ...run.page.chunks.filter((c) => c.mediaType === type).map((c) => MEDIA_SEGMENT.exec(pathOf(c.url))?.[1]),
-      ...run.records.filter((r) => r.objectType === ot).map((r) => MEDIA_SEGMENT.exec(r.path)?.[1]),
+      ...run.page.chunks.filter((c) => c.mediaType === type).map((c) => mediaSegmentOf(pathOf(c.url))?.representationId),
+      ...run.records.filter((r) => r.objectType === ot).map((r) => mediaSegmentOf(r.path)?.representationId),
     ]);
   const audio = reps('audio', 'a');
-  const video = [...reps('video', 'v')].filter((rep) => rep !== undefined && !audio.has(rep));
-  const fetches = new Map<string, number>();
+  const video = new Set([...reps('video', 'v')].filter((rep) => rep !== undefined && !audio.has(rep)));
+  const fetches = new Map<number, number>();
   for (const r of run.records) {
-    const m = MEDIA_SEGMENT.exec(r.path);
-    if (!m || !video.includes(m[1]) || r.startedAt < run.page.playRequestedAt - 1000) continue;
-    fetches.set(m[2]!, (fetches.get(m[2]!) ?? 0) + 1);
+    const segment = mediaSegmentOf(r.path);
+    if (!segment || !video.has(segment.representationId) || r.startedAt < run.page.playRequestedAt - 1000) continue;
+    fetches.set(segment.number, (fetches.get(segment.number) ?? 0) + 1);
   }
   return [...fetches.values()].reduce((sum, n) => sum + n - 1, 0);
 }

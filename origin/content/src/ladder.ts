@@ -36,6 +36,15 @@ export const DEFAULT_LADDER: LadderSpec = {
 export const INIT_SEGMENT_TEMPLATE = 'init-$RepresentationID$.m4s';
 export const MEDIA_SEGMENT_TEMPLATE = 'seg-$RepresentationID$-$Number%05d$.m4s';
 
+/** A path ending in a media segment named by MEDIA_SEGMENT_TEMPLATE. */
+const MEDIA_SEGMENT_PATH = /\/seg-([^/]+)-(\d+)\.m4s$/;
+
+/** The representation and number of a media segment's path (MEDIA_SEGMENT_TEMPLATE); undefined for any other path. */
+export function mediaSegmentOf(path: string): { representationId: string; number: number } | undefined {
+  const m = MEDIA_SEGMENT_PATH.exec(path);
+  return m ? { representationId: m[1]!, number: Number(m[2]) } : undefined;
+}
+
 /**
  * ffmpeg arguments for a DASH ladder: one synthetic source (test pattern plus temporal noise, so
  * every rung is busy enough to fill its bitrate) split into the rungs, each x264 CBR with HRD
