@@ -3,7 +3,8 @@
  * manifest, init, audio and video segments — shares one TCP connection, and so one socket pace.
  * The origin paces the connection by the shared-connection rules (sammy-pacing-protocol
  * decideConnectionPace): while other responses are in flight the pace only rises; on an idle
- * connection a request's own rtp (or none: unpaced) decides.
+ * connection a request's own rtp (or none: unpaced) decides. Once per player of the page: dash.js,
+ * Shaka Player (the DASH manifest) and hls.js (the HLS playlists), each with its own adapter.
  *
  * Chromium trusts exactly this certificate, by its public-key hash (--ignore-certificate-errors-spki-list),
  * never every certificate (--ignore-certificate-errors).
@@ -217,17 +218,26 @@ function describeSamples(
   return { lines, summary, belowThreshold };
 }
 
-/** Stops the player between two media requests (none in flight), so that nothing is cut off. */
-async function stopPlayerBetweenRequests(page: Page): Promise<void> {
+const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
+type PlayerName = (typeof PLAYERS)[number];
+
+/**
+ * Stops the player between two media requests (none in flight), so that nothing is cut off: each
+ * player by its own call that stops loading at once (Shaka's `unload` only starts there, and is
+ * left to finish on its own).
+ */
+async function stopPlayerBetweenRequests(page: Page, player: PlayerName): Promise<void> {
   await page.waitForFunction(
-    () => {
+    (name) => {
       if ((window as unknown as { __mediaInFlight: number }).__mediaInFlight !== 0) return false;
       const hook = window.sammyDemo!;
-      if (hook.playerName !== 'dashjs') throw new Error(`the demo plays ${hook.playerName}, this test stops dash.js`);
-      (hook.player as { reset(): void }).reset();
+      if (hook.playerName !== name) throw new Error(`the demo plays ${hook.playerName}, this test stops ${name}`);
+      if (name === 'dashjs') (hook.player as { reset(): void }).reset();
+      else if (name === 'shaka') void (hook.player as { unload(): Promise<void> }).unload();
+      else (hook.player as { stopLoad(): void }).stopLoad();
       return true;
     },
-    undefined,
+    player,
     { polling: 5, timeout: 30_000 },
   );
 }
@@ -242,136 +252,138 @@ async function fetchFromPage(page: Page, path: string): Promise<{ serverTiming: 
   }, path);
 }
 
-test('over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again', async ({ page }, testInfo) => {
-  expect(h2SpkiHash(), 'the certificate hash Chromium was told to trust').not.toBe('');
-  const origin = h2OriginUrl();
-  expect(new URL(origin).protocol).toBe('https:');
-  await page.addInitScript(countMediaInFlight);
-  const watched = await watchPage(page, { demoHook: true });
-  await page.goto(`${origin}/?sammy=on&cmcd=query`);
-  await waitForPlayingVideoSegments(page, PLAYING_VIDEO_SEGMENTS);
-  await test.step('the graphs render over HTTP/2; a screenshot is saved', async () => {
-    await expectGraphs(page);
-    // The page redraws every second: the latest points are drawn by now.
-    const shot = await page.screenshot({ fullPage: true, path: testInfo.outputPath('demo-h2.png') });
-    await testInfo.attach('demo-h2', { body: shot, contentType: 'image/png' });
-  });
+for (const player of PLAYERS) {
+  test(`${player}: over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again`, async ({ page }, testInfo) => {
+    expect(h2SpkiHash(), 'the certificate hash Chromium was told to trust').not.toBe('');
+    const origin = h2OriginUrl();
+    expect(new URL(origin).protocol).toBe('https:');
+    await page.addInitScript(countMediaInFlight);
+    const watched = await watchPage(page, { demoHook: true });
+    await page.goto(`${origin}/?${player === 'dashjs' ? '' : `player=${player}&`}sammy=on&cmcd=query`);
+    await waitForPlayingVideoSegments(page, PLAYING_VIDEO_SEGMENTS);
+    await test.step('the graphs render over HTTP/2; a screenshot is saved', async () => {
+      await expectGraphs(page);
+      // The page redraws every second: the latest points are drawn by now.
+      const shot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`demo-h2-${player}.png`) });
+      await testInfo.attach(`demo-h2-${player}`, { body: shot, contentType: 'image/png' });
+    });
 
-  await test.step('stop the player between two requests, the connection idle', () => stopPlayerBetweenRequests(page));
-  // Nothing was cut off: every request the page sent has come back whole (Playwright reports each a little later).
-  await expect
-    .poll(() => watched.requests.filter((r) => r.outcome !== 'finished').map((r) => `${r.path}: ${r.outcome}`), { message: 'media requests not finished' })
-    .toEqual([]);
-  const requests = [...watched.requests];
-  const log = await watched.log();
-  expect(log.playerErrors).toEqual([]);
-  expect(log.playingAt).toBeDefined();
-  const playingAt = log.playingAt!;
-  const rule = await page.evaluate(() => {
-    const { beta, lookaheadSeconds } = window.sammyDemo!.sammy.parameters;
-    return { beta, lookaheadSeconds };
-  });
-  const { byRequest: records, all: allRecords } = await recordsOf(requests);
+    await test.step('stop the player between two requests, the connection idle', () => stopPlayerBetweenRequests(page, player));
+    // Nothing was cut off: every request the page sent has come back whole (Playwright reports each a little later).
+    await expect
+      .poll(() => watched.requests.filter((r) => r.outcome !== 'finished').map((r) => `${r.path}: ${r.outcome}`), { message: 'media requests not finished' })
+      .toEqual([]);
+    const requests = [...watched.requests];
+    const log = await watched.log();
+    expect(log.playerErrors).toEqual([]);
+    expect(log.playingAt).toBeDefined();
+    const playingAt = log.playingAt!;
+    const rule = await page.evaluate(() => {
+      const { beta, lookaheadSeconds } = window.sammyDemo!.sammy.parameters;
+      return { beta, lookaheadSeconds };
+    });
+    const { byRequest: records, all: allRecords } = await recordsOf(requests);
 
-  const paired = pairRequests(requests, log);
-  const segmentRecords = paired.flatMap((p) => (records.has(p.request) ? [{ paired: p, record: records.get(p.request)! }] : []));
+    const paired = pairRequests(requests, log);
+    const segmentRecords = paired.flatMap((p) => (records.has(p.request) ? [{ paired: p, record: records.get(p.request)! }] : []));
 
-  await test.step('HTTP/2: every media resource, one connection', async () => {
-    const protocols = await page.evaluate(() =>
-      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-        .filter((e) => new URL(e.name).pathname.startsWith('/media/'))
-        .map((e) => ({ path: new URL(e.name).pathname, protocol: e.nextHopProtocol })),
-    );
-    expect(protocols.length, 'media resources in Resource Timing').toBeGreaterThanOrEqual(records.size);
-    expect(protocols.filter((p) => p.protocol !== 'h2'), 'media resources not fetched over h2').toEqual([]);
-    for (const record of records.values()) expect(record.httpVersion, `httpVersion of ${record.path}`).toBe('2');
-    const connections = new Set([...records.values()].map((r) => r.connectionId));
-    expect([...connections], 'connections that carried the manifest, init and media segments').toHaveLength(1);
-    expect([...connections][0]).toBeDefined();
-    expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
-  });
-  const connectionId = [...records.values()][0]!.connectionId;
-  // Everything the connection carried, the page's own files included: a group of overlapping responses is the connection's.
-  const connection = allRecords.filter((r) => r.connectionId === connectionId);
+    await test.step('HTTP/2: every media resource, one connection', async () => {
+      const protocols = await page.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => new URL(e.name).pathname.startsWith('/media/'))
+          .map((e) => ({ path: new URL(e.name).pathname, protocol: e.nextHopProtocol })),
+      );
+      expect(protocols.length, 'media resources in Resource Timing').toBeGreaterThanOrEqual(records.size);
+      expect(protocols.filter((p) => p.protocol !== 'h2'), 'media resources not fetched over h2').toEqual([]);
+      for (const record of records.values()) expect(record.httpVersion, `httpVersion of ${record.path}`).toBe('2');
+      const connections = new Set([...records.values()].map((r) => r.connectionId));
+      expect([...connections], 'connections that carried the manifest, init and media segments').toHaveLength(1);
+      expect([...connections][0]).toBeDefined();
+      expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
+    });
+    const connectionId = [...records.values()][0]!.connectionId;
+    // Everything the connection carried, the page's own files included: a group of overlapping responses is the connection's.
+    const connection = allRecords.filter((r) => r.connectionId === connectionId);
 
-  await test.step('every playing-phase segment carries rtp and is paced by the shared-connection rules', () => {
-    // rtp none before playback started, the pace after it (the initial phase again only during a stall the page saw).
-    const { paced } = expectRtpFollowsPlayback(paired, log);
-    const after = segmentRecords.filter((s) => paced.includes(s.paired));
-    expect(after.filter((s) => s.paired.decision.mediaType === 'video').length).toBeGreaterThanOrEqual(PLAYING_VIDEO_SEGMENTS);
-    for (const { paired: p, record } of after) {
-      const what = `${p.request.path}, requested ${p.decision.time - playingAt} ms after playback started`;
-      expect(record.requestedRtpKbps, `requestedRtpKbps of ${what}`).toBe(p.request.rtp);
-      // No unpaced segment while playing, whatever interleaved with it.
-      expect(record.appliedPaceKbps, `applied pace of ${what}`).toBeDefined();
-      expect(record.mechanism, `mechanism of ${what}`).toBe('kernel');
-      expect(record.aborted, `aborted: ${what}`).toBe(false);
-      expect(record.objectType, `CMCD ot of ${what}`).toBe(p.decision.mediaType === 'video' ? 'v' : 'a');
-    }
-    expectPaceFollowsSharedRules(
-      after.map((s) => ({ request: s.paired.request, sentAt: s.paired.decision.time, record: s.record })),
-      connection,
-    );
-  });
+    await test.step('every playing-phase segment carries rtp and is paced by the shared-connection rules', () => {
+      // rtp none before playback started, the pace after it (the initial phase again only during a stall the page saw).
+      const { paced } = expectRtpFollowsPlayback(paired, log);
+      const after = segmentRecords.filter((s) => paced.includes(s.paired));
+      expect(after.filter((s) => s.paired.decision.mediaType === 'video').length).toBeGreaterThanOrEqual(PLAYING_VIDEO_SEGMENTS);
+      for (const { paired: p, record } of after) {
+        const what = `${p.request.path}, requested ${p.decision.time - playingAt} ms after playback started`;
+        expect(record.requestedRtpKbps, `requestedRtpKbps of ${what}`).toBe(p.request.rtp);
+        // No unpaced segment while playing, whatever interleaved with it.
+        expect(record.appliedPaceKbps, `applied pace of ${what}`).toBeDefined();
+        expect(record.mechanism, `mechanism of ${what}`).toBe('kernel');
+        expect(record.aborted, `aborted: ${what}`).toBe(false);
+        expect(record.objectType, `CMCD ot of ${what}`).toBe(p.decision.mediaType === 'video' ? 'v' : 'a');
+      }
+      expectPaceFollowsSharedRules(
+        after.map((s) => ({ request: s.paired.request, sentAt: s.paired.decision.time, record: s.record })),
+        connection,
+      );
+    });
 
-  await test.step('the connection delivers at its pace, alone or shared', () => {
-    const lines = expectConnectionPaced(connection);
-    const paced = segmentRecords.filter((s) => s.paired.decision.time > playingAt && s.paired.decision.phase === 'playing');
-    const videoPaced = paced.filter((s) => s.paired.decision.mediaType === 'video');
-    const withOthers = videoPaced.filter((s) => connection.some((o) => overlaps(o, s.record)));
-    const reasons = paced.map((s) => s.record.paceReason).reduce<Record<string, number>>((n, r) => ({ ...n, [r!]: (n[r!] ?? 0) + 1 }), {});
-    const counts = `${videoPaced.length} paced video segments, ${withOthers.length} overlapped by another response; paced segments' pace reasons ${JSON.stringify(reasons)}`;
-    test.info().annotations.push({ type: 'h2 connection groups', description: `${counts}\n${lines.join('\n')}` });
-    console.log(`[h2] ${counts}\n  ${lines.join('\n  ')}`);
-  });
+    await test.step('the connection delivers at its pace, alone or shared', () => {
+      const lines = expectConnectionPaced(connection);
+      const paced = segmentRecords.filter((s) => s.paired.decision.time > playingAt && s.paired.decision.phase === 'playing');
+      const videoPaced = paced.filter((s) => s.paired.decision.mediaType === 'video');
+      const withOthers = videoPaced.filter((s) => connection.some((o) => overlaps(o, s.record)));
+      const reasons = paced.map((s) => s.record.paceReason).reduce<Record<string, number>>((n, r) => ({ ...n, [r!]: (n[r!] ?? 0) + 1 }), {});
+      const counts = `${videoPaced.length} paced video segments, ${withOthers.length} overlapped by another response; paced segments' pace reasons ${JSON.stringify(reasons)}`;
+      test.info().annotations.push({ type: 'h2 connection groups', description: `${counts}\n${lines.join('\n')}` });
+      console.log(`[h2 ${player}] ${counts}\n  ${lines.join('\n  ')}`);
+    });
 
-  await test.step("the plugin's samples over a shared connection keep the top rung", () => {
-    const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt);
-    const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, rule);
-    const top = Math.max(...log.decisions.map((d) => d.topVideoBitrateKbps));
-    const bitrates = log.decisions.filter((d) => d.mediaType === 'video').map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
-    test.info().annotations.push({ type: 'h2 plugin samples', description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}` });
-    console.log(`[h2] ${summary}\n  ${lines.join('\n  ')}\n  video bitrates: ${bitrates.join(' ')}\n  below threshold: ${belowThreshold.join(', ') || 'none'}`);
-    // Once the playing phase reaches the top rung on this unconstrained loopback link, it stays there
-    // (a stall puts the session back in the initial phase, where the first pick comes from the history).
-    const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && d.phase === 'playing');
-    const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
-    expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
-    expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.throughputKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
-    expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual([]);
-  });
+    await test.step("the plugin's samples over a shared connection keep the top rung", () => {
+      const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt);
+      const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, rule);
+      const top = Math.max(...log.decisions.map((d) => d.topVideoBitrateKbps));
+      const bitrates = log.decisions.filter((d) => d.mediaType === 'video').map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
+      test.info().annotations.push({ type: 'h2 plugin samples', description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}` });
+      console.log(`[h2 ${player}] ${summary}\n  ${lines.join('\n  ')}\n  video bitrates: ${bitrates.join(' ')}\n  below threshold: ${belowThreshold.join(', ') || 'none'}`);
+      // Once the playing phase reaches the top rung on this unconstrained loopback link, it stays there
+      // (a stall puts the session back in the initial phase, where the first pick comes from the history).
+      const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && d.phase === 'playing');
+      const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
+      expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
+      expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.throughputKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
+      expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual([]);
+    });
 
-  await test.step('an idle connection is unpaced again: a request without rtp gets no pace, on the same connection', async () => {
-    const probes: Array<{ path: string; report: PacingReport; protocol: string; bytes: number }> = [];
-    const topSegment = paired.filter((p) => p.decision.mediaType === 'video' && p.decision.time > playingAt).at(-1)!.request.path;
-    for (const path of [DEFAULT_MANIFEST_PATH, topSegment]) {
-      const { serverTiming, protocol, bytes } = await fetchFromPage(page, path);
-      expect(serverTiming, `Server-Timing on the page's own fetch of ${path}`).not.toBeNull();
-      probes.push({ path, report: parseServerTiming(serverTiming!), protocol, bytes });
-    }
-    const probeRequests = watched.requests.filter((r) => !requests.includes(r));
-    expect(probeRequests.map((r) => r.path)).toEqual(probes.map((p) => p.path));
-    for (const r of probeRequests) expect(r.hasCmcd, `CMCD on the page's own fetch of ${r.path}`).toBe(false);
-    const probeRecords = (await recordsOf(probeRequests)).byRequest;
-    const lines: string[] = [];
-    for (const [i, probe] of probes.entries()) {
-      const record = probeRecords.get(probeRequests[i]!)!;
-      expect(probe.protocol, `protocol of the fetch of ${probe.path}`).toBe('h2');
-      expect(probe.report.appliedPaceKbps ?? 0, `sammy-pace of ${probe.path}`).toBe(0);
-      expect(probe.report.mechanism, `sammy-pace desc of ${probe.path}`).toBe('none');
-      expect(probe.report.sharedConnection, `sammy-conn of ${probe.path}`).toEqual({ reason: 'own', concurrent: 0 });
-      expect(record.connectionId, `connection of the fetch of ${probe.path}: the segments' one`).toBe(connectionId);
-      expect(record.appliedPaceKbps, `applied pace in the record of ${probe.path}`).toBeUndefined();
-      expect(record.mechanism).toBe('none');
-      expect(record.paceReason).toBe('own');
-      lines.push(`${probe.path}: ${record.bytes} B at ${kbps(record.achievedKbps)} (${record.durationMs.toFixed(1)} ms), sammy-pace 0 none, sammy-conn own 0, connection ${record.connectionId}`);
-    }
-    // Nothing of the last pace stuck to the socket: the large one arrives far above it.
-    const lastPace = median(connection.filter((r) => r.appliedPaceKbps !== undefined).map((r) => r.appliedPaceKbps!));
-    const segment = probeRecords.get(probeRequests[1]!)!;
-    expect(segment.achievedKbps, `unpaced ${segment.path} against the session's median pace ${lastPace} kbps`).toBeGreaterThan(3 * lastPace);
-    test.info().annotations.push({ type: 'h2 idle connection', description: lines.join('\n') });
-    console.log(`[h2] idle connection:\n  ${lines.join('\n  ')}`);
+    await test.step('an idle connection is unpaced again: a request without rtp gets no pace, on the same connection', async () => {
+      const probes: Array<{ path: string; report: PacingReport; protocol: string; bytes: number }> = [];
+      const topSegment = paired.filter((p) => p.decision.mediaType === 'video' && p.decision.time > playingAt).at(-1)!.request.path;
+      for (const path of [DEFAULT_MANIFEST_PATH, topSegment]) {
+        const { serverTiming, protocol, bytes } = await fetchFromPage(page, path);
+        expect(serverTiming, `Server-Timing on the page's own fetch of ${path}`).not.toBeNull();
+        probes.push({ path, report: parseServerTiming(serverTiming!), protocol, bytes });
+      }
+      const probeRequests = watched.requests.filter((r) => !requests.includes(r));
+      expect(probeRequests.map((r) => r.path)).toEqual(probes.map((p) => p.path));
+      for (const r of probeRequests) expect(r.hasCmcd, `CMCD on the page's own fetch of ${r.path}`).toBe(false);
+      const probeRecords = (await recordsOf(probeRequests)).byRequest;
+      const lines: string[] = [];
+      for (const [i, probe] of probes.entries()) {
+        const record = probeRecords.get(probeRequests[i]!)!;
+        expect(probe.protocol, `protocol of the fetch of ${probe.path}`).toBe('h2');
+        expect(probe.report.appliedPaceKbps ?? 0, `sammy-pace of ${probe.path}`).toBe(0);
+        expect(probe.report.mechanism, `sammy-pace desc of ${probe.path}`).toBe('none');
+        expect(probe.report.sharedConnection, `sammy-conn of ${probe.path}`).toEqual({ reason: 'own', concurrent: 0 });
+        expect(record.connectionId, `connection of the fetch of ${probe.path}: the segments' one`).toBe(connectionId);
+        expect(record.appliedPaceKbps, `applied pace in the record of ${probe.path}`).toBeUndefined();
+        expect(record.mechanism).toBe('none');
+        expect(record.paceReason).toBe('own');
+        lines.push(`${probe.path}: ${record.bytes} B at ${kbps(record.achievedKbps)} (${record.durationMs.toFixed(1)} ms), sammy-pace 0 none, sammy-conn own 0, connection ${record.connectionId}`);
+      }
+      // Nothing of the last pace stuck to the socket: the large one arrives far above it.
+      const lastPace = median(connection.filter((r) => r.appliedPaceKbps !== undefined).map((r) => r.appliedPaceKbps!));
+      const segment = probeRecords.get(probeRequests[1]!)!;
+      expect(segment.achievedKbps, `unpaced ${segment.path} against the session's median pace ${lastPace} kbps`).toBeGreaterThan(3 * lastPace);
+      test.info().annotations.push({ type: 'h2 idle connection', description: lines.join('\n') });
+      console.log(`[h2 ${player}] idle connection:\n  ${lines.join('\n  ')}`);
+    });
+    expect(watched.consoleErrors).toEqual([]);
   });
-  expect(watched.consoleErrors).toEqual([]);
-});
+}
