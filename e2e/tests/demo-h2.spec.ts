@@ -2,8 +2,8 @@
  * The demo page over HTTP/2 (TLS, the development certificate): every media request of the page —
  * manifest, init, audio and video segments — shares one TCP connection, and so one socket pace.
  * The origin paces the connection by the shared-connection rules (sammy-pacing-protocol
- * decideConnectionPace): while other responses are in flight the pace only rises; on an idle
- * connection a request's own rtp (or none: unpaced) decides. Once per player of the page: dash.js,
+ * decideConnectionPace): while other responses are in flight the pace only rises (a media segment
+ * without rtp unpaces it: seek.spec.ts); on an idle connection a request's own rtp (or none: unpaced) decides. Once per player of the page: dash.js,
  * Shaka Player (the DASH manifest) and hls.js (the HLS playlists), each with its own adapter.
  *
  * Chromium trusts exactly this certificate, by its public-key hash (--ignore-certificate-errors-spki-list),

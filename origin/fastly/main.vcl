@@ -13,7 +13,7 @@
 #   Sammy-Rtp-Source   "query" or "header": where the rtp was read from
 #   Sammy-Rtp          the requested rtp, kbps, as sent (leading zeros removed)
 #   Sammy-Rtp-Kbps     the requested rtp as an integer, kbps (fractions rounded up)
-#   Sammy-Object-Type  the CMCD object type `ot` (allow-listed), for logging; it does not change the pace
+#   Sammy-Object-Type  the CMCD object type `ot` (allow-listed): a media segment without rtp unpaces (h2)
 #   Sammy-Request-Pace-KBps  this request's own pace, KB/s: its rtp clamped; "0" = no rtp
 #   Sammy-Conn-Shared        "1" on an HTTP/2 or HTTP/3 client connection (concurrent requests), else "0"
 #   Sammy-Conn-Requests      requests received on the connection so far, this one included
@@ -44,7 +44,7 @@ table sammy_pacing INTEGER {
   "shared_connection_idle_ms": 500,
 }
 
-# CMCD object types (protocol: CMCD_OBJECT_TYPES). Read into Sammy-Object-Type for logging only.
+# CMCD object types (protocol: CMCD_OBJECT_TYPES), read into Sammy-Object-Type.
 table sammy_object_types {
   "m": "m",
   "a": "a",
@@ -55,6 +55,14 @@ table sammy_object_types {
   "tt": "tt",
   "k": "k",
   "o": "o",
+}
+
+# The media segments among them (protocol: MEDIA_OBJECT_TYPES): one of these without rtp is a Sammy
+# player in its initial phase (starting, after a seek or a stall), and unpaces a shared connection.
+table sammy_media_object_types {
+  "a": "a",
+  "v": "v",
+  "av": "av",
 }
 
 # Congestion controls a client may pick (protocol: CONGESTION_CONTROLS); Fastly offers these three.
@@ -134,9 +142,9 @@ sub sammy_read_rtp {
   set req.http.Sammy-Rtp-Kbps = var.kbps;
 }
 
-# Reads the CMCD object type (`ot`: m, a, v, av, i, ...) for logging. Same precedence as the rtp: the
-# CMCD query parameter's `ot`, else the CMCD-Object header's (where CTA-5004 puts it in header mode).
-# The type does not change the pace (a manifest or init request simply carries no rtp).
+# Reads the CMCD object type (`ot`: m, a, v, av, i, ...). Same precedence as the rtp: the CMCD query
+# parameter's `ot`, else the CMCD-Object header's (where CTA-5004 puts it in header mode). On a busy
+# shared connection a media segment without rtp unpaces it; a manifest or init request keeps the pace.
 # @scope: recv
 sub sammy_read_object_type {
   declare local var.payload STRING;
@@ -228,9 +236,12 @@ sub sammy_read_connection {
 # (shared-connection.ts), in KB/s.
 # - Not shared (HTTP/1.x), or idle, or unpaced: the request's own pace ("0" without rtp). Reason `own`.
 #   On HTTP/1.1 a pace never sticks to a kept-alive connection whose next request asks for none.
-# - Shared, busy and paced: a request without rtp, or with a smaller one, keeps the connection's pace
-#   (`kept`): a manifest refresh or an audio segment must not unpace or throttle a video segment still
-#   being sent. A larger one raises it (`raised`). So while busy the pace only rises.
+# - Shared, busy and paced: a media segment without rtp (`ot` a, v, av) unpaces it (`own`): a Sammy
+#   player in its initial phase after a seek or a stall, whose new position must not wait behind the
+#   old pace. Any other request without rtp (a manifest refresh, an init segment), or one with a smaller
+#   rtp (an audio segment), keeps the connection's pace (`kept`): it must not unpace or throttle a video
+#   segment still being sent. A larger one raises it (`raised`). So while busy the pace only rises,
+#   until the player asks for none.
 # Busy: Fastly cannot see the other streams, only the socket. The connection is busy when it sent
 # data less than shared_connection_idle_ms ago or still has unsent bytes, and this is not its first
 # request (a new connection's handshake is recent traffic, not a response). Without TCP_INFO it is
@@ -276,6 +287,10 @@ sub sammy_decide_pace {
 
   if (req.http.Sammy-Conn-Shared != "1" || req.http.Sammy-Conn-Busy != "1" || var.conn == 0) {
     set req.http.Sammy-Pace-KBps = var.own;
+    set req.http.Sammy-Pace-Reason = "own";
+  } elsif (var.own == 0 && req.http.Sammy-Object-Type
+      && table.lookup(sammy_media_object_types, req.http.Sammy-Object-Type, "") != "") {
+    set req.http.Sammy-Pace-KBps = "0";
     set req.http.Sammy-Pace-Reason = "own";
   } elsif (var.own <= var.conn) {
     set req.http.Sammy-Pace-KBps = var.conn;

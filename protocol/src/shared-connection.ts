@@ -13,19 +13,26 @@
  *
  * Invariants, each tested by every server:
  * 1. A paced response is never unpaced, nor re-paced lower, by a concurrent request on the same
- *    connection that carries no rtp or a smaller one: while the connection is busy the pace only
- *    rises (to the largest rtp among the requests in flight).
- * 2. A pace never outlives the media session: a request without rtp on an idle connection is unpaced,
+ *    connection that carries a smaller rtp, or no rtp and is not a media segment (a manifest, an
+ *    init segment, no CMCD `ot`): while the connection is busy the pace only rises (to the largest
+ *    rtp among the requests in flight).
+ * 2. A media segment without rtp (CMCD `ot` a, v or av) unpaces the connection, busy or not: it is a
+ *    Sammy player in its initial phase — starting, or after a seek or a stall — where it asks for no
+ *    pace so that the new position plays at once. Kept, the old pace would hold back the new
+ *    position's segments behind the bytes of a download the seek left behind (measured over HTTP/2
+ *    in Chromium, seek to playing: hls.js 4.9 s, its aborted download still queued in the kernel at
+ *    its pace; dash.js 3.1 s, whose download in flight runs on; 0.2–0.3 s over HTTP/1.1).
+ * 3. A pace never outlives the media session: a request without rtp on an idle connection is unpaced,
  *    and a request with an rtp on an idle connection gets exactly its own rtp (lower or higher).
- * 3. HTTP/1.1 is unchanged: every response is paced at its own rtp, or unpaced without one.
+ * 4. HTTP/1.1 is unchanged: every response is paced at its own rtp, or unpaced without one.
  *
  * "Busy" is what a server can see of other responses still sending: the Express middleware knows each
  * stream and the kernel's send queue (another response still being written, or bytes of one still
  * unsent in Node or the kernel — the pace applies to bytes as they leave, so bytes sent and only
  * awaiting their acknowledgement no longer need it); an edge that cannot see streams (Fastly VCL) takes a connection that sent data within
- * SHARED_CONNECTION_IDLE_MS, or still has unsent bytes, as busy. The CMCD object type (`ot`) does not
- * change the rule — a manifest or init request simply carries no rtp — but it travels in records
- * and Server-Timing so the interleaving can be seen.
+ * SHARED_CONNECTION_IDLE_MS, or still has unsent bytes, as busy. The CMCD object type (`ot`) tells a
+ * media segment without rtp (rule 2) from a manifest or init request (rule 1), and travels in
+ * records and Server-Timing so the interleaving can be seen.
  */
 
 /** CMCD object types (CTA-5004 `ot`): manifest, audio, video, muxed, init, caption, timed text, key, other. */
@@ -34,6 +41,13 @@ export type CmcdObjectType = (typeof CMCD_OBJECT_TYPES)[number];
 
 export function isCmcdObjectType(value: unknown): value is CmcdObjectType {
   return typeof value === 'string' && (CMCD_OBJECT_TYPES as readonly string[]).includes(value);
+}
+
+/** The object types of media segments: audio, video, muxed. */
+export const MEDIA_OBJECT_TYPES: readonly CmcdObjectType[] = ['a', 'v', 'av'];
+
+export function isMediaObjectType(value: CmcdObjectType | undefined): boolean {
+  return value !== undefined && MEDIA_OBJECT_TYPES.includes(value);
 }
 
 /**
@@ -54,11 +68,13 @@ export interface ConnectionPaceInput {
   connectionPaceKbps: number | undefined;
   /** Another response on this connection is still being sent (see the module comment). */
   busy: boolean;
+  /** The request's CMCD object type (`ot`), when it carried one: a media segment without rtp unpaces (rule 2). */
+  objectType?: CmcdObjectType;
 }
 
 /**
  * Why the connection has the pace it has after a request:
- * - `own`: the request's own rtp (or none) decided;
+ * - `own`: the request's own rtp (or none) decided — on an idle connection, or a media segment without rtp;
  * - `kept`: a concurrent paced response keeps the connection's pace (no rtp, or a smaller one);
  * - `raised`: the request's rtp is above a concurrent response's pace and raised it.
  */
@@ -79,6 +95,7 @@ export interface ConnectionPaceDecision {
 export function decideConnectionPace(input: ConnectionPaceInput): ConnectionPaceDecision {
   const { shared, requestPaceKbps, connectionPaceKbps, busy } = input;
   if (!shared || !busy || connectionPaceKbps === undefined) return { paceKbps: requestPaceKbps, reason: 'own' };
+  if (requestPaceKbps === undefined && isMediaObjectType(input.objectType)) return { paceKbps: undefined, reason: 'own' };
   if (requestPaceKbps === undefined || requestPaceKbps <= connectionPaceKbps) return { paceKbps: connectionPaceKbps, reason: 'kept' };
   return { paceKbps: requestPaceKbps, reason: 'raised' };
 }

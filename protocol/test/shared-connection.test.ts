@@ -13,23 +13,36 @@ describe('decideConnectionPace', () => {
   it('(1) a busy paced shared connection is never unpaced by a request without rtp', () => {
     expect(decideConnectionPace(h2({ connectionPaceKbps: 15000, busy: true }))).toEqual({ paceKbps: 15000, reason: 'kept' });
   });
+  it('(1) nor by a manifest or init segment without rtp, nor by a request without CMCD ot', () => {
+    for (const objectType of ['m', 'i', undefined] as const) {
+      expect(decideConnectionPace(h2({ connectionPaceKbps: 15000, busy: true, objectType }))).toEqual({ paceKbps: 15000, reason: 'kept' });
+    }
+  });
+  it('(2) a media segment without rtp (a player in its initial phase: a seek, a stall) unpaces a busy connection', () => {
+    for (const objectType of ['v', 'a', 'av'] as const) {
+      expect(decideConnectionPace(h2({ connectionPaceKbps: 15000, busy: true, objectType }))).toEqual({ paceKbps: undefined, reason: 'own' });
+    }
+  });
+  it('(1) a media segment with a smaller rtp still keeps it', () => {
+    expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true, objectType: 'a' }))).toEqual({ paceKbps: 15000, reason: 'kept' });
+  });
   it('(1) nor re-paced lower by a smaller rtp (audio beside video)', () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true }))).toEqual({ paceKbps: 15000, reason: 'kept' });
   });
   it('(1) a larger rtp raises it', () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 20000, connectionPaceKbps: 15000, busy: true }))).toEqual({ paceKbps: 20000, reason: 'raised' });
   });
-  it('(2) on an idle shared connection a request without rtp is unpaced', () => {
+  it('(3) on an idle shared connection a request without rtp is unpaced', () => {
     expect(decideConnectionPace(h2({ connectionPaceKbps: 15000 }))).toEqual({ paceKbps: undefined, reason: 'own' });
   });
-  it('(2) on an idle shared connection an rtp applies as asked, lower too', () => {
+  it('(3) on an idle shared connection an rtp applies as asked, lower too', () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 4000, connectionPaceKbps: 15000 }))).toEqual({ paceKbps: 4000, reason: 'own' });
   });
   it('a busy but unpaced connection takes the request\'s rtp', () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 4000, busy: true }))).toEqual({ paceKbps: 4000, reason: 'own' });
     expect(decideConnectionPace(h2({ busy: true }))).toEqual({ paceKbps: undefined, reason: 'own' });
   });
-  it('(3) HTTP/1.1: every response its own rtp, busy or not', () => {
+  it('(4) HTTP/1.1: every response its own rtp, busy or not', () => {
     const h1 = { shared: false, connectionPaceKbps: 15000, busy: true } as const;
     expect(decideConnectionPace({ ...h1, requestPaceKbps: undefined })).toEqual({ paceKbps: undefined, reason: 'own' });
     expect(decideConnectionPace({ ...h1, requestPaceKbps: 2000 })).toEqual({ paceKbps: 2000, reason: 'own' });

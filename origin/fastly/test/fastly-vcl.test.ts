@@ -15,6 +15,7 @@ import {
   DEFAULT_MAX_PACE_KBPS,
   FASTLY_MIN_PACE,
   KBPS_PER_FASTLY_PACE_UNIT,
+  MEDIA_OBJECT_TYPES,
   PACING_MECHANISMS,
   SERVER_TIMING_METRICS,
   SHARED_CONNECTION_IDLE_MS,
@@ -90,6 +91,12 @@ describe('main.vcl agrees with sammy-pacing-protocol', () => {
     const types = tableEntries('sammy_object_types');
     expect([...types.keys()].sort()).toEqual([...CMCD_OBJECT_TYPES].sort());
     for (const [key, value] of types) expect(value).toBe(key);
+  });
+
+  it('unpaces a busy shared connection for exactly protocol’s media object types without rtp', () => {
+    const media = tableEntries('sammy_media_object_types');
+    expect([...media.keys()].sort()).toEqual([...MEDIA_OBJECT_TYPES].sort());
+    for (const [key, value] of media) expect(value).toBe(key);
   });
 
   it('allows exactly protocol’s congestion controls, from protocol’s header', () => {

@@ -763,6 +763,65 @@ sub test_h2_same_rtp_kept {
 }
 
 // @scope: recv
+// @suite: h2: a media segment without rtp (a seek or a stall: the initial phase) unpaces a busy connection
+sub test_h2_media_without_rtp_unpaces_busy_connection {
+  # The player seeked while segment 6 was downloading at 1875 KB/s; its bytes are still queued.
+  set req.url = "/media/video/seg-12.m4s?CMCD=ot%3Dv%2Csid%3D%226e2f%22";
+  testing.call_subroutine("vcl_recv");
+  assert.equal(req.http.Sammy-Request-Pace-KBps, "0");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "9";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "3";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1048576";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Object-Type, "v");
+  assert.equal(req.http.Sammy-Conn-Busy, "1");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+
+  # The same for audio and muxed segments, in header mode too.
+  set req.url = "/media/audio/seg-12.m4s";
+  set req.http.CMCD-Object = "ot=a";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "10";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "3";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1048576";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Object-Type, "a");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+
+  set req.http.CMCD-Object = "ot=av";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "11";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "3";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1048576";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Pace-KBps, "0");
+  assert.equal(req.http.Sammy-Pace-Reason, "own");
+
+  # An init segment without rtp on the same busy connection keeps the pace.
+  set req.url = "/media/video/init.m4s";
+  set req.http.CMCD-Object = "ot=i";
+  testing.call_subroutine("vcl_recv");
+  set req.http.Sammy-Conn-Shared = "1";
+  set req.http.Sammy-Conn-Requests = "12";
+  set req.http.Sammy-Conn-Pace-KBps = "1875";
+  set req.http.Sammy-Conn-Last-Sent-Ms = "3";
+  set req.http.Sammy-Conn-Unsent-Bytes = "1048576";
+  testing.call_subroutine("sammy_decide_pace");
+  assert.equal(req.http.Sammy-Object-Type, "i");
+  assert.equal(req.http.Sammy-Pace-KBps, "1875");
+  assert.equal(req.http.Sammy-Pace-Reason, "kept");
+  unset req.http.CMCD-Object;
+}
+
+// @scope: recv
 // @suite: h2: a busy but unpaced connection gives the request its own pace
 sub test_h2_busy_unpaced_connection_own_pace {
   set req.url = "/media/video/seg-3.m4s?CMCD=rtp%3D15000";

@@ -229,6 +229,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       requestPaceKbps: shared.paceKbps,
       connectionPaceKbps: connection.paceKbps,
       busy: concurrent > 0,
+      objectType: shared.objectType,
     });
     let mechanism: PacingMechanism = decision.paceKbps === undefined ? 'none' : resolved.mechanism;
     applyCongestionControl(conn, req);

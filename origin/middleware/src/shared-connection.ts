@@ -2,7 +2,8 @@
  * An HTTP/2 session's deliveries: many responses at once on one TCP connection, whose socket pace
  * covers them all. The pace follows sammy-pacing-protocol's shared-connection rules
  * (decideConnectionPace): while any response on the session is still being sent or awaits its
- * acknowledgement, the pace only rises; on an idle session each request's own rtp (or none) decides.
+ * acknowledgement, the pace only rises (until a media segment without rtp unpaces it: the player's
+ * initial phase after a seek or a stall); on an idle session each request's own rtp (or none) decides.
  *
  * Delivery is followed in the kernel's byte count (TCP_INFO bytes_acked + SIOCOUTQ), the only one that
  * holds under TLS and HTTP/2 framing: a finished response's end offset is taken once nothing of the

@@ -1,9 +1,10 @@
 /**
  * HTTP/2: every stream of a session shares one TCP connection and so one socket pace. The rules
  * (sammy-pacing-protocol decideConnectionPace) tested with node:http2 clients on a real TLS origin:
- * (1) a paced response is never unpaced or re-paced lower by a concurrent request without rtp or with
- * a smaller one; (2) a pace never outlives the media session: on an idle connection each request's own
- * rtp (or none) decides.
+ * (1) a paced response is never unpaced or re-paced lower by a concurrent request without rtp that is
+ * not a media segment (a manifest), or with a smaller rtp; (2) a media segment without rtp (a player's
+ * initial phase: a seek, a stall) unpaces the connection; (3) a pace never outlives the media session:
+ * on an idle connection each request's own rtp (or none) decides.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientHttp2Session } from 'node:http2';
@@ -97,7 +98,40 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     await slow;
   });
 
-  it('(2) on an idle connection a request without rtp is unpaced, and a lower rtp applies as asked', async () => {
+  it('(2) a media segment without rtp mid-transfer (a seek; the old download runs on) unpaces the connection', async () => {
+    const old = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    await sleep(300);
+    const seeked = await h2Get(session, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
+    const left = await old;
+    expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own', concurrent: 1 } });
+    expect((await recordOf(origin, seeked.headers['server-timing'])).appliedPaceKbps).toBeUndefined();
+    // The new position's 40 Mbit/s segment arrives far faster than the old pace, and takes the rest of the old one with it.
+    expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
+    expect(left.rateKbps, `the old segment, unpaced once the new one arrived: ${left.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 1.3);
+  });
+
+  it('(2) a seek that resets the paced stream: the next media segment without rtp is unpaced, though the reset stream\'s bytes still wait in the kernel', async () => {
+    const s = await h2Connect(origin);
+    await h2Get(s, '/media/test/warm.m4s');
+    await new Promise<void>((resolve) => {
+      const stream = s.request({ ':path': `${video}?${cmcd(VIDEO_KBPS, 'v')}` });
+      let got = 0;
+      stream.on('data', (d: Buffer) => {
+        got += d.length;
+        if (got > 200_000) {
+          stream.close(0x8); // CANCEL, as a browser's player aborting its download on a seek
+          resolve();
+        }
+      });
+      stream.end();
+    });
+    const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
+    expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
+    expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
+    s.close();
+  });
+
+  it('(3) on an idle connection a request without rtp is unpaced, and a lower rtp applies as asked', async () => {
     const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
     await recordOf(origin, paced.headers['server-timing']); // delivered: the connection is idle again
     const unpaced = await h2Get(session, '/media/test/seg-40000.m4s');
@@ -108,7 +142,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     expect(relativeError(lower.rateKbps, 2000), `achieved ${lower.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
   });
 
-  it('(2) a response the middleware does not track (served before it) does not keep an old pace alive', async () => {
+  it('(3) a response the middleware does not track (served before it) does not keep an old pace alive', async () => {
     const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
     await recordOf(origin, paced.headers['server-timing']);
     // Still paced at the old rate: its 2 MB sit in the kernel's queue for seconds.
