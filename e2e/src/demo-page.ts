@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { RTP_STEP_KBPS } from 'sammy-pacing-protocol';
 import { originUrl } from './origin-env.js';
-import { duringStall, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
+import { duringStallOrSeek, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
 
 /** Opens the demo page of the HTTP/1.1 origin with this query, watched from before it loads. */
 export async function openDemo(page: Page, query: string): Promise<{ watched: WatchedPage; startedAt: number }> {
@@ -62,10 +62,10 @@ export function pairRequests(requests: readonly CapturedRequest[], log: PageLog)
 /**
  * The core claim: before playback starts no segment request carries `rtp`; after it, every one
  * carries exactly the pace the plugin reported for it, a multiple of 100 kbps — except while the
- * page saw playback stall again (the initial phase once more, unpaced by design). An unpaced
- * decision after playback started that no stall explains fails. Returns the paced ones.
+ * page saw playback stall again, or a seek (the initial phase once more, unpaced by design). An
+ * unpaced decision after playback started that no stall or seek explains fails. Returns the paced ones.
  */
-export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<PageLog, 'playingAt' | 'stalls'>): { paced: Paired[] } {
+export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<PageLog, 'playingAt' | 'stalls' | 'seeks'>): { paced: Paired[] } {
   const playingAt = log.playingAt!;
   expect(playingAt, "the video's first 'playing'").toBeDefined();
   const before = paired.filter((p) => p.decision.time < playingAt);
@@ -75,7 +75,7 @@ export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<Pa
     expect(request.rtp, `rtp before playback started on ${request.path}`).toBeUndefined();
     expect(decision).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
   }
-  test.info().annotations.push({ type: 'stalls after playback started', description: JSON.stringify(log.stalls) });
+  test.info().annotations.push({ type: 'stalls and seeks after playback started', description: JSON.stringify({ stalls: log.stalls, seeks: log.seeks }) });
   for (const { request, decision } of after) {
     const what = `${request.path}, requested ${decision.time - playingAt} ms after the first 'playing'`;
     expect(request.rtp, `rtp on ${what}`).toBe(decision.paceRateKbps);
@@ -83,7 +83,7 @@ export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<Pa
       expect(request.rtp, `rtp on ${what}`).toBeDefined();
       expect(request.rtp! % RTP_STEP_KBPS).toBe(0);
     } else {
-      expect(duringStall(log, decision.time), `initial phase (unpaced) at ${what}, outside any stall the page saw: ${JSON.stringify(log.stalls)}`).toBe(true);
+      expect(duringStallOrSeek(log, decision.time), `initial phase (unpaced) at ${what}, outside any stall or seek the page saw: ${JSON.stringify({ stalls: log.stalls, seeks: log.seeks })}`).toBe(true);
       expect(request.rtp, `rtp on ${what} (initial phase)`).toBeUndefined();
     }
   }

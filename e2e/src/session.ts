@@ -3,7 +3,7 @@
  * Playwright, outside the page), and, inside the page, the plugin's decisions and samples, the
  * first `playing` of the <video>, player errors and console errors.
  */
-import { expect, type Page, type Request } from '@playwright/test';
+import { expect, type Page, type Request, type Response } from '@playwright/test';
 import { mediaSegmentOf } from '@sammy/test-content';
 import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
 import { get as httpsGet } from 'node:https';
@@ -23,6 +23,8 @@ export interface PageLog {
    * `playing` or a non-zero rate again. Date.now() times; `resumedAt` undefined while stalled.
    */
   stalls: { at: number; resumedAt: number | undefined }[];
+  /** Seeks after playback started: from `seeking` until the next `playing`, as `stalls`; and the media time it played from. */
+  seeks: { at: number; resumedAt: number | undefined; resumedAtSeconds?: number }[];
   playerErrors: string[];
 }
 
@@ -87,11 +89,17 @@ function capture(request: Request): CapturedRequest {
   };
 }
 
-/** Marks a captured request finished, with the record id its response's Server-Timing names. */
-async function settle(request: Request, captured: CapturedRequest): Promise<void> {
-  const header = await (await request.response())?.headerValue('server-timing');
+/** The response's Server-Timing and the record id it names. */
+async function readServerTiming(response: Response, captured: CapturedRequest): Promise<void> {
+  const header = await response.headerValue('server-timing');
   captured.serverTiming = header ? parseServerTiming(header) : undefined;
   captured.recordId = captured.serverTiming?.recordId;
+}
+
+/** Marks a captured request finished, with the record id its response's Server-Timing names. */
+async function settle(request: Request, captured: CapturedRequest): Promise<void> {
+  const response = await request.response();
+  if (response) await readServerTiming(response, captured);
   captured.outcome = 'finished';
 }
 
@@ -118,6 +126,11 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     requests.push(captured);
     byRequest.set(request, captured);
   });
+  // The record id as soon as the headers arrive: a response the player aborts mid-body has a record too.
+  page.on('response', (response) => {
+    const captured = byRequest.get(response.request());
+    if (captured) readServerTiming(response, captured).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
+  });
   page.on('requestfinished', (request) => {
     const captured = byRequest.get(request);
     if (captured) settle(request, captured).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
@@ -135,26 +148,32 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     if (response.status() >= 400) consoleErrors.push(`HTTP ${response.status()} for ${response.url()}`);
   });
   await page.addInitScript((demoHook: boolean) => {
-    const log: PageLog = { decisions: [], samples: [], playingAt: undefined, stalls: [], playerErrors: [] };
+    const log: PageLog = { decisions: [], samples: [], playingAt: undefined, stalls: [], seeks: [], playerErrors: [] };
     window.__e2e = log;
-    const stalled = () => log.stalls.at(-1)?.resumedAt === undefined && log.stalls.length > 0;
-    const stall = () => {
-      if (log.playingAt !== undefined && !stalled()) log.stalls.push({ at: Date.now(), resumedAt: undefined });
+    type Spans = PageLog['stalls'];
+    const open = (spans: Spans) => spans.length > 0 && spans.at(-1)!.resumedAt === undefined;
+    const begin = (spans: Spans) => {
+      if (log.playingAt !== undefined && !open(spans)) spans.push({ at: Date.now(), resumedAt: undefined });
     };
-    const resume = () => {
-      if (stalled()) log.stalls.at(-1)!.resumedAt = Date.now();
+    const end = (spans: Spans) => {
+      if (open(spans)) spans.at(-1)!.resumedAt = Date.now();
     };
+    const stall = () => begin(log.stalls);
+    const resume = () => end(log.stalls);
     // Media events do not bubble; a capturing listener on the document still sees them first
     // (before the player's own listeners on the element, which drive the plugin's phase).
     document.addEventListener(
       'playing',
-      () => {
+      (e) => {
         log.playingAt ??= Date.now();
         resume();
+        if (open(log.seeks)) log.seeks.at(-1)!.resumedAtSeconds = (e.target as HTMLMediaElement).currentTime;
+        end(log.seeks);
       },
       true,
     );
     document.addEventListener('waiting', stall, true);
+    document.addEventListener('seeking', () => begin(log.seeks), true);
     document.addEventListener(
       'ratechange',
       (e) => {
@@ -187,12 +206,12 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
 }
 
 /**
- * Whether a moment (Date.now()) falls in a stall the page saw, give or take `slackMs`: the
- * player's events and the element's reach the plugin and this log a few ms apart. The one
- * legitimate reason for an initial-phase (unpaced) decision after playback started.
+ * Whether a moment (Date.now()) falls in a stall or a seek the page saw, give or take `slackMs`:
+ * the player's events and the element's reach the plugin and this log a few ms apart. The
+ * legitimate reasons for an initial-phase (unpaced) decision after playback started.
  */
-export function duringStall(log: Pick<PageLog, 'stalls'>, time: number, slackMs = 250): boolean {
-  return log.stalls.some((s) => time >= s.at - slackMs && (s.resumedAt === undefined || time <= s.resumedAt + slackMs));
+export function duringStallOrSeek(log: Pick<PageLog, 'stalls' | 'seeks'>, time: number, slackMs = 250): boolean {
+  return [...log.stalls, ...log.seeks].some((s) => time >= s.at - slackMs && (s.resumedAt === undefined || time <= s.resumedAt + slackMs));
 }
 
 /** The demo page's hook type, for page.evaluate code (the demo documents it in its README). */
