@@ -89,7 +89,7 @@ function setRecordsFeed(feed: RecordsFeed): void {
 
 // The origin's records cover every client: keep this session's own video responses, matched by record id.
 const ownRecords = new OwnRecords<MediaKind>((record: DeliveryRecord, kind) => {
-  if (kind === 'video' && !record.aborted) graph.series.achievedRate.push(record.finishedAt, record.achievedKbps);
+  if (kind === 'video' && !record.aborted && record.achievedKbps !== undefined) graph.series.achievedRate.push(record.finishedAt, record.achievedKbps);
 });
 
 function onRecord(record: DeliveryRecord): void {

@@ -92,9 +92,9 @@ async function expectPacedSession(page: Page, query: string, mode: 'query' | 'he
     expect(record.appliedPaceKbps, `appliedPaceKbps of ${request.path}`).toBe(clampPaceKbps(request.rtp!));
     expect(record.mechanism).toBe('kernel');
     if ((record.bytes * 8) / request.rtp! < MIN_PACED_SEND_MS) continue;
-    large.push(`${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps)} of ${request.rtp} kbps`);
-    expect(record.achievedKbps / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(1 - PACE_TOLERANCE);
-    expect(record.achievedKbps / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
+    large.push(`${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps`);
+    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(1 - PACE_TOLERANCE);
+    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
   }
   test.info().annotations.push({ type: 'paced responses checked', description: large.join('; ') });
   const rungs = after.filter((p) => p.decision.mediaType === 'video').map((p) => `${p.decision.bitrateKbps}@${p.request.rtp}`);

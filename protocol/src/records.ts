@@ -44,14 +44,19 @@ export interface DeliveryRecord {
   /** Wall-clock time of the first body byte written, and of the last byte acknowledged (or the end), ms since the epoch. */
   startedAt: number;
   finishedAt: number;
-  /** Duration from the first byte written to the last byte acknowledged (to the end when not all were), ms. */
+  /**
+   * Duration from the first byte written to the last byte acknowledged (to the end when not all were),
+   * ms. 0 when the whole delivery fell within the clock's resolution: the last acknowledgement's time
+   * comes from TCP_INFO in kernel ticks (a few ms), so a small response on a fast link can end "before"
+   * its first byte was written.
+   */
   durationMs: number;
   /** `rtp` the client asked for, kbps; absent when none. */
   requestedRtpKbps?: number;
   /** Pace applied after clamping, kbps; absent when unpaced. */
   appliedPaceKbps?: number;
-  /** Achieved rate: `bytes` × 8 / `durationMs`, kbps (bits per ms). */
-  achievedKbps: number;
+  /** Achieved rate: `bytes` × 8 / `durationMs`, kbps (bits per ms); absent when `durationMs` is 0: too quick to time, the rate is not known. */
+  achievedKbps?: number;
   mechanism: PacingMechanism;
   /** TCP_INFO total retransmits taken during this response (after the last byte minus before the first). */
   retransmits?: number;

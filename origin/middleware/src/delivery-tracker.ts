@@ -159,8 +159,8 @@ export function trackedFields(f: {
     startedAt: Math.round(f.wallOffset + f.startAt),
     finishedAt: Math.round(f.wallOffset + f.endAt),
     durationMs,
-    // bits per millisecond = kbps
-    achievedKbps: durationMs > 0 ? (f.bytes * 8) / durationMs : 0,
+    // bits per millisecond = kbps; none for a delivery too quick to time (0 kbps would be a false figure)
+    achievedKbps: durationMs > 0 ? (f.bytes * 8) / durationMs : undefined,
     retransmits: f.info && f.retransmitsBefore !== undefined ? f.info.totalRetrans - f.retransmitsBefore : undefined,
     rttMs: f.info ? f.info.rttUs / 1000 : undefined,
     endReason: f.reason,

@@ -60,7 +60,7 @@ describe.each(['kernel', 'userspace'] as const)('pipelined requests with %s paci
           aborted: false,
           mechanism: p.rtp === undefined ? 'none' : mechanism,
         });
-        if (p.rtp !== undefined) expect(relativeError(record!.achievedKbps, rates[i]!), `record ${record!.achievedKbps.toFixed(0)} kbps; ${summary}`).toBeLessThanOrEqual(PACING_TOLERANCE);
+        if (p.rtp !== undefined) expect(relativeError(record!.achievedKbps ?? NaN, rates[i]!), `record ${(record!.achievedKbps ?? NaN).toFixed(0)} kbps; ${summary}`).toBeLessThanOrEqual(PACING_TOLERANCE);
       });
     } finally {
       await origin.close();
