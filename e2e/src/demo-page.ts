@@ -8,6 +8,10 @@ import { RTP_STEP_KBPS } from 'sammy-pacing-protocol';
 import { originUrl } from './origin-env.js';
 import { duringStallOrSeek, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';
 
+/** The players the demo page offers (`?player=`: demo-site/src/players/player.ts's PLAYER_NAMES, as the page shows them). */
+export const DEMO_PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
+export type DemoPlayerName = (typeof DEMO_PLAYERS)[number];
+
 /** Opens the demo page of the HTTP/1.1 origin with this query, watched from before it loads. */
 export async function openDemo(page: Page, query: string): Promise<{ watched: WatchedPage; startedAt: number }> {
   const watched = await watchPage(page, { demoHook: true });

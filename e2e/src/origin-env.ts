@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { LaunchOptions } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 
 /** The environment variable through which global setup tells the workers where the origin listens. */
 export const ORIGIN_ENV = 'SAMMY_E2E_ORIGIN';
@@ -35,4 +37,15 @@ export function h2Certificate(): string {
 /** The HTTPS origin's certificate's SPKI hash (Chromium's --ignore-certificate-errors-spki-list). */
 export function h2SpkiHash(): string {
   return required(H2_SPKI_ENV, 'the HTTPS origin');
+}
+
+/**
+ * Chromium trusting exactly the HTTPS origin's development certificate, by its public-key hash
+ * (`--ignore-certificate-errors-spki-list`), never every certificate (`--ignore-certificate-errors`):
+ * for `test.use({ launchOptions })`. The workers inherit the global setup's environment; the runner
+ * also loads a spec to list its tests before the setup has run, when the hash is not known yet (a
+ * test checks `h2SpkiHash()` before it relies on it).
+ */
+export function trustingDevCertificate(): LaunchOptions {
+  return { executablePath: findChromium(), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`] };
 }

@@ -6,8 +6,7 @@
  * `rtp` the pace it decided, which the origin applies.
  */
 import { expect, test } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
-import { H2_SPKI_ENV, h2SpkiHash } from '../src/origin-env.js';
+import { h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
 import { devCertificate, startOrigin, type RunningOrigin } from '@sammy/origin-server';
 import { expectAppPlaysPaced } from '../src/consumer/plays-paced.js';
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages, tarballName } from '../src/consumer/packages.js';
@@ -19,13 +18,7 @@ const SERVER_PACKAGE = 'sammy-pacing-express';
 
 test.describe.configure({ mode: 'serial' });
 
-/** Chromium trusts the global setup's development certificate by its SPKI hash (see demo-h2.spec.ts), nothing else. */
-test.use({
-  launchOptions: {
-    executablePath: findChromium(),
-    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`],
-  },
-});
+test.use({ launchOptions: trustingDevCertificate() });
 
 let app: TempApp | undefined;
 

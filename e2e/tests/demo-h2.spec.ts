@@ -10,22 +10,12 @@
  * never every certificate (--ignore-certificate-errors).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 import { DEFAULT_MANIFEST_PATH, parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
-import { expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
-import { H2_SPKI_ENV, h2Certificate, h2OriginUrl, h2SpkiHash } from '../src/origin-env.js';
+import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName, type Paired } from '../src/demo-page.js';
+import { h2Certificate, h2OriginUrl, h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
 import { cmcdProblems, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
-/**
- * The workers inherit the global setup's environment; the runner also loads this file to list the
- * tests, before the setup has run, when the hash is not known yet (the test checks it is set).
- */
-test.use({
-  launchOptions: {
-    executablePath: findChromium(),
-    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`],
-  },
-});
+test.use({ launchOptions: trustingDevCertificate() });
 
 /** ±15 %: as over HTTP/1.1 (demo.spec.ts), the record's clock ends at the last ACK. */
 const PACE_TOLERANCE = 0.15;
@@ -201,7 +191,7 @@ function describeSamples(
   const lines = rows.map(
     ({ record, sample, sharers, overlapMs, threshold, ratio }) =>
       `${kindOf(record)} ${record.bytes} B: sample ${Math.round(sample.throughputKbps)} kbps (${sample.durationMs.toFixed(0)} ms), ` +
-      `pace ${record.appliedPaceKbps} (${record.paceReason}), record ${Math.round(record.achievedKbps)} kbps, ` +
+      `pace ${record.appliedPaceKbps} (${record.paceReason}), record ${Math.round(record.achievedKbps ?? NaN)} kbps, ` +
       `sample/pace ${ratio.toFixed(3)}, Eq. 1 need ${Math.round(threshold)} kbps, sample/need ${(sample.throughputKbps / threshold).toFixed(2)}` +
       (sharers.length > 0 ? `, shared with ${sharers.map(kindOf).join(' ')} for ${overlapMs} ms` : ', alone'),
   );
@@ -218,15 +208,13 @@ function describeSamples(
   return { lines, summary, belowThreshold };
 }
 
-const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
-type PlayerName = (typeof PLAYERS)[number];
 
 /**
  * Stops the player between two media requests (none in flight), so that nothing is cut off: each
  * player by its own call that stops loading at once (Shaka's `unload` only starts there, and is
  * left to finish on its own).
  */
-async function stopPlayerBetweenRequests(page: Page, player: PlayerName): Promise<void> {
+async function stopPlayerBetweenRequests(page: Page, player: DemoPlayerName): Promise<void> {
   await page.waitForFunction(
     (name) => {
       if ((window as unknown as { __mediaInFlight: number }).__mediaInFlight !== 0) return false;
@@ -252,7 +240,7 @@ async function fetchFromPage(page: Page, path: string): Promise<{ serverTiming: 
   }, path);
 }
 
-for (const player of PLAYERS) {
+for (const player of DEMO_PLAYERS) {
   test(`${player}: over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again`, async ({ page }, testInfo) => {
     expect(h2SpkiHash(), 'the certificate hash Chromium was told to trust').not.toBe('');
     const origin = h2OriginUrl();

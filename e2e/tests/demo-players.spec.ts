@@ -8,22 +8,20 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CONGESTION_CONTROL_HEADER } from 'sammy-pacing-protocol';
-import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
+import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName } from '../src/demo-page.js';
 import { cmcdProblems, type CapturedRequest } from '../src/session.js';
 
 const PACED_VIDEO_SEGMENTS = 4;
-const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
-type PlayerName = (typeof PLAYERS)[number];
 
 /**
  * The player chunks a page fetches, by the name Vite gives each dynamically imported module
  * (demo-site/src/players/<name>.ts → assets/<name>-<hash>.js).
  */
-function watchPlayerChunks(page: Page): Set<PlayerName> {
-  const fetched = new Set<PlayerName>();
+function watchPlayerChunks(page: Page): Set<DemoPlayerName> {
+  const fetched = new Set<DemoPlayerName>();
   page.on('request', (request) => {
     const name = /\/assets\/(\w+)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1];
-    const player = PLAYERS.find((p) => p === name);
+    const player = DEMO_PLAYERS.find((p) => p === name);
     if (player) fetched.add(player);
   });
   return fetched;
@@ -86,7 +84,7 @@ function transport(r: CapturedRequest): string {
 /** Segment requests a player built before a switch may leave just after it (one per media type). */
 const BUILT_BEFORE_SWITCH = 2;
 
-for (const player of PLAYERS) {
+for (const player of DEMO_PLAYERS) {
   test(`${player}: the CMCD mode menu moves the player's whole CMCD payload, rtp included, to headers and back during playback`, async ({ page }) => {
     const { watched } = await openDemo(page, `player=${player}&sammy=on&cmcd=query`);
     await waitForPlayingVideoSegments(page, 1);

@@ -11,28 +11,20 @@
  * - playback resumes at the new position and every segment from then on is paced again.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '@sammy/chromium';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
-import { expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
-import { H2_SPKI_ENV, h2Certificate, h2OriginUrl, h2SpkiHash, originUrl } from '../src/origin-env.js';
+import { DEMO_PLAYERS, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName } from '../src/demo-page.js';
+import { h2Certificate, h2OriginUrl, h2SpkiHash, originUrl, trustingDevCertificate } from '../src/origin-env.js';
 import { cmcdProblems, fetchRecords, recordsOfResponses, watchPage, type CapturedRequest, type WatchedPage } from '../src/session.js';
 
-// As in demo-h2.spec.ts: Chromium trusts exactly the development certificate, by its public-key hash.
-test.use({
-  launchOptions: {
-    executablePath: findChromium(),
-    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`],
-  },
-});
+test.use({ launchOptions: trustingDevCertificate() });
 
-const PLAYERS = ['dashjs', 'shaka', 'hlsjs'] as const;
 /**
  * Whether the player aborts a segment download in flight when the viewer seeks elsewhere. Shaka
  * and hls.js do; dash.js 5.2 lets it finish (measured without Sammy too, with dash.js's own CMCD
  * rtp, by `currentTime` and by `player.seek()`). Sammy must handle both: no sample from a
  * cut-off download, an ordinary sample from a finished one.
  */
-const ABORTS_ON_SEEK: Readonly<Record<(typeof PLAYERS)[number], boolean>> = { dashjs: false, shaka: true, hlsjs: true };
+const ABORTS_ON_SEEK: Readonly<Record<DemoPlayerName, boolean>> = { dashjs: false, shaka: true, hlsjs: true };
 const PROTOCOLS = ['http/1.1', 'h2'] as const;
 /** Paced video segments before the seek, and after playback resumed. */
 const PACED_BEFORE = 3;
@@ -87,7 +79,7 @@ async function seekOutsideBuffer(page: Page): Promise<{ at: number; from: number
 }
 
 for (const protocol of PROTOCOLS) {
-  for (const player of PLAYERS) {
+  for (const player of DEMO_PLAYERS) {
     test(`${player} over ${protocol}: a seek mid-download aborts the paced segment, the new position starts unpaced, pacing resumes with playback`, async ({ page }) => {
       const h2 = protocol === 'h2';
       if (h2) expect(h2SpkiHash(), 'the certificate hash Chromium was told to trust').not.toBe('');
@@ -181,7 +173,7 @@ for (const protocol of PROTOCOLS) {
           const record = records.get(request);
           if (request.outcome !== 'finished') continue;
           expect(record, `the origin's record of ${where}`).toBeDefined();
-          lines.push(`${request.path}: ${record!.bytes} B at ${Math.round(record!.achievedKbps)} kbps, pace ${record!.appliedPaceKbps ?? 'none'}, connection ${record!.connectionId}${h2 ? `, ${record!.paceReason}` : ''}`);
+          lines.push(`${request.path}: ${record!.bytes} B at ${record!.achievedKbps === undefined ? "a rate too quick to time" : `${Math.round(record!.achievedKbps)} kbps`}, pace ${record!.appliedPaceKbps ?? 'none'}, connection ${record!.connectionId}${h2 ? `, ${record!.paceReason}` : ''}`);
           if (record!.appliedPaceKbps === undefined) continue;
           // Paced only on a shared connection, and only by a response still sending (the pace
           // only rises while one is): never by the aborted download, whose stream is reset.
