@@ -96,10 +96,16 @@ async function readServerTiming(response: Response, captured: CapturedRequest): 
   captured.recordId = captured.serverTiming?.recordId;
 }
 
-/** Marks a captured request finished, with the record id its response's Server-Timing names. */
-async function settle(request: Request, captured: CapturedRequest): Promise<void> {
-  const response = await request.response();
-  if (response) await readServerTiming(response, captured);
+/**
+ * Marks a captured request finished, once its response's Server-Timing (read when its headers
+ * arrived, `headersRead`; else here) has given the record id.
+ */
+async function settle(request: Request, captured: CapturedRequest, headersRead: Promise<void> | undefined): Promise<void> {
+  if (headersRead) await headersRead;
+  else {
+    const response = await request.response();
+    if (response) await readServerTiming(response, captured);
+  }
   captured.outcome = 'finished';
 }
 
@@ -126,14 +132,16 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
     requests.push(captured);
     byRequest.set(request, captured);
   });
-  // The record id as soon as the headers arrive: a response the player aborts mid-body has a record too.
+  // The record id as soon as the headers arrive (a response the player aborts mid-body has a record
+  // too), read once: the request's end waits for it.
+  const headersRead = new Map<CapturedRequest, Promise<void>>();
   page.on('response', (response) => {
     const captured = byRequest.get(response.request());
-    if (captured) readServerTiming(response, captured).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
+    if (captured) headersRead.set(captured, readServerTiming(response, captured).catch((error: Error) => void consoleErrors.push(`reading ${captured.url}: ${error.message}`)));
   });
   page.on('requestfinished', (request) => {
     const captured = byRequest.get(request);
-    if (captured) settle(request, captured).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
+    if (captured) settle(request, captured, headersRead.get(captured)).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
   });
   page.on('requestfailed', (request) => {
     const captured = byRequest.get(request);
@@ -332,6 +340,15 @@ export async function recordsOfResponses(
     byRequest.set(r, record);
   }
   return { byRequest, all };
+}
+
+/**
+ * The responses still in flight on a record's connection when its request was sent (`sentAt`, the
+ * page's clock): given an id before it (ids are allocated on arrival) and finished no earlier than
+ * the request left (less 1 ms for the clocks' rounding). A `kept` or `raised` pace answers to theirs.
+ */
+export function inFlightWhenSent(all: readonly DeliveryRecord[], record: DeliveryRecord, sentAt: number): DeliveryRecord[] {
+  return all.filter((o) => o.connectionId === record.connectionId && o.id < record.id && o.finishedAt >= sentAt - 1);
 }
 
 /** The shared median; NaN when there is nothing to take it of, so an assertion on it fails. */

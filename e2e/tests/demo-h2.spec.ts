@@ -13,7 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_MANIFEST_PATH, parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName, type Paired } from '../src/demo-page.js';
 import { h2Certificate, h2OriginUrl, h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
-import { cmcdProblems, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
+import { cmcdProblems, inFlightWhenSent, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
 test.use({ launchOptions: trustingDevCertificate() });
 
@@ -107,7 +107,7 @@ function expectPaceFollowsSharedRules(pairs: ReadonlyArray<{ request: CapturedRe
     expect(st.sharedConnection?.reason, `Server-Timing sammy-conn of ${what}`).toBe(record.paceReason);
     expect(st.appliedPaceKbps, `Server-Timing sammy-pace of ${what}`).toBe(record.appliedPaceKbps);
     expect(st.mechanism, `Server-Timing sammy-pace desc of ${what}`).toBe('kernel');
-    const concurrent = connection.filter((o) => o.id < record.id && o.finishedAt >= sentAt - 1);
+    const concurrent = inFlightWhenSent(connection, record, sentAt);
     // What a failure shows: the records around this one, and when the request was sent.
     const around = connection
       .filter((o) => Math.abs(o.id - record.id) <= 3)

@@ -105,6 +105,26 @@ export interface H2Fetched {
   rateKbps: number;
 }
 
+/**
+ * One stream on `session`, reset by the client (RST_STREAM CANCEL, as a player aborting its download)
+ * once more than `afterBytes` of its body have arrived; resolves with the bytes received.
+ */
+export function h2Reset(session: ClientHttp2Session, path: string, afterBytes: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':path': path });
+    let got = 0;
+    stream.on('data', (d: Buffer) => {
+      got += d.length;
+      if (got > afterBytes) {
+        stream.close(0x8); // CANCEL
+        resolve(got);
+      }
+    });
+    stream.on('error', reject);
+    stream.end();
+  });
+}
+
 /** One stream on `session`; resolves when its body has arrived. */
 export function h2Get(session: ClientHttp2Session, path: string, headers: Record<string, string> = {}): Promise<H2Fetched> {
   return new Promise((resolve, reject) => {

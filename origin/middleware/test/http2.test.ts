@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientHttp2Session } from 'node:http2';
 import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
-import { h2Connect, h2Get, startH2Origin, type H2Origin } from './http2-helpers.js';
+import { h2Connect, h2Get, h2Reset, startH2Origin, type H2Origin } from './http2-helpers.js';
 
 const VIDEO_KBPS = 8000;
 const AUDIO_KBPS = 1000;
@@ -113,18 +113,8 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   it('(2) a seek that resets the paced stream: the next media segment without rtp is unpaced, though the reset stream\'s bytes still wait in the kernel', async () => {
     const s = await h2Connect(origin);
     await h2Get(s, '/media/test/warm.m4s');
-    await new Promise<void>((resolve) => {
-      const stream = s.request({ ':path': `${video}?${cmcd(VIDEO_KBPS, 'v')}` });
-      let got = 0;
-      stream.on('data', (d: Buffer) => {
-        got += d.length;
-        if (got > 200_000) {
-          stream.close(0x8); // CANCEL, as a browser's player aborting its download on a seek
-          resolve();
-        }
-      });
-      stream.end();
-    });
+    // CANCEL, as a browser's player aborting its download on a seek.
+    await h2Reset(s, `${video}?${cmcd(VIDEO_KBPS, 'v')}`, 200_000);
     const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
     expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
     expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
@@ -179,18 +169,7 @@ describe('HTTP/2: bad input, aborts and floods', () => {
   it('RST_STREAM mid-transfer: the record says aborted, never more bytes than the client got plus what was in flight', async () => {
     // Node's 64 KB windows keep the stream mid-transfer at the HTTP/2 level when it is reset.
     const session = await h2Connect(origin, { nodeWindows: true });
-    const received = await new Promise<number>((resolve) => {
-      const stream = session.request({ ':path': `${video}?${cmcdQuery(VIDEO_KBPS)}` });
-      let got = 0;
-      stream.on('data', (d: Buffer) => {
-        got += d.length;
-        if (got > 200_000) {
-          stream.close(0x8); // CANCEL
-          resolve(got);
-        }
-      });
-      stream.end();
-    });
+    const received = await h2Reset(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`, 200_000);
     // The same session serves on.
     const after = await h2Get(session, '/media/test/manifest.mpd');
     expect(after.status).toBe(200);
