@@ -7,6 +7,7 @@ import {
   getCongestionControl,
   readTcpInfo,
   sendQueueBytes,
+  unsentQueueBytes,
   setCongestionControl,
   setMaxPacingRate,
   setNotSentLowat,
@@ -62,6 +63,25 @@ export const MIN_PACED_UNSENT_CAP = 128 * 1024;
 /** The unsent cap (bytes) for a paced response at `bytesPerSecond`. */
 export function pacedUnsentCap(bytesPerSecond: number): number {
   return Math.max(MIN_PACED_UNSENT_CAP, Math.round(bytesPerSecond * PACED_UNSENT_CAP_SECONDS));
+}
+
+/**
+ * HTTP/2 send gate: a kernel-paced HTTP/2 connection's bodies are handed to Node only while fewer of
+ * its bytes than this wait unsent in the kernel and in Node (shared-connection.ts holds the rest in
+ * userspace): 100 ms at the pace, at least two 64 KB packets (the kernel paces whole TSO packets;
+ * loopback's are 64 KB, and one must stay queued while the next chunk is read), at most half the
+ * largest paced send buffer. Node's HTTP/2 session reads nothing from its client while a write to its
+ * socket is unfinished, and a write to a full paced send buffer stays unfinished until the kernel has
+ * sent a third of it at the pace: without the gate an 8 Mbps connection heard a reset or a new
+ * request only after 0.3–0.6 s, and a new stream's first byte waited behind up to two seconds of the
+ * others'. Held in userspace, a reset stream's bytes are also dropped rather than sent.
+ */
+export const SEND_GATE_SECONDS = 0.1;
+export const MIN_SEND_GATE_BYTES = 128 * 1024;
+
+/** The send gate (bytes) of a connection paced at `bytesPerSecond`. */
+export function pacedSendGate(bytesPerSecond: number): number {
+  return Math.min(MAX_PACED_SEND_BUFFER / 2, Math.max(MIN_SEND_GATE_BYTES, Math.round(bytesPerSecond * SEND_GATE_SECONDS)));
 }
 
 const connections = new WeakMap<Socket, ConnectionState>();
@@ -131,6 +151,12 @@ export class ConnectionSocket {
   tcpInfo(): TcpInfo | undefined {
     const fd = this.fd;
     return fd === undefined ? undefined : readTcpInfo(fd);
+  }
+
+  /** Bytes written and not yet sent (SIOCOUTQNSD); undefined without an fd. */
+  unsentQueue(): number | undefined {
+    const fd = this.fd;
+    return fd === undefined ? undefined : unsentQueueBytes(fd);
   }
 
   /** Bytes written and not yet acknowledged (SIOCOUTQ); undefined without an fd. */

@@ -238,6 +238,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       if (applyKernelPace(conn, mechanism === 'kernel' ? bytesPerSecond : null, shared.path)) connection.paceKbps = decision.paceKbps;
       else if (mechanism === 'kernel') mechanism = 'userspace';
     }
+    if (conn.state.kernelPaceBytesPerSecond !== current) connection.paceChanged();
     if (mechanism !== 'kernel') connection.paceKbps = decision.paceKbps;
     const { tcp, congestionControl } = reportPacing(res, conn, {
       requestedRtpKbps: shared.requestedRtpKbps,
@@ -267,6 +268,8 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
     const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
     if (pacer) res.once('close', () => pacer.stop());
+    // Every other body waits at the send gate while the connection is kernel-paced, now or later.
+    else if (resolved.mechanism === 'kernel') connection.hold(res);
     connection.add(delivery);
     next();
   };

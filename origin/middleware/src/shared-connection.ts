@@ -4,6 +4,9 @@
  * (decideConnectionPace): while any response on the session is still being sent or awaits its
  * acknowledgement, the pace only rises (until a media segment without rtp unpaces it: the player's
  * initial phase after a seek or a stall); on an idle session each request's own rtp (or none) decides.
+ * While the session is kernel-paced its bodies wait at the send gate (`hold`, connection.ts
+ * pacedSendGate), so that the kernel never holds more than a tenth of a second of them: Node's HTTP/2
+ * reads nothing from the client while a write to a full socket is unfinished.
  *
  * Delivery is followed in the kernel's byte count (TCP_INFO bytes_acked + SIOCOUTQ), the only one that
  * holds under TLS and HTTP/2 framing: a finished response's end offset is taken once nothing of the
@@ -16,7 +19,8 @@ import type { Socket } from 'node:net';
 import type { Http2Session } from 'node:http2';
 import type { ServerResponse } from 'node:http';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
-import { ConnectionSocket } from './connection.js';
+import { ConnectionSocket, pacedSendGate } from './connection.js';
+import { holdResponse, type HeldResponse } from './held-response.js';
 import { trackedFields, type TrackedFields } from './delivery-tracker.js';
 import type { DeliveryLimits } from './delivery-connection.js';
 import type { SammyLogger } from './logger.js';
@@ -117,6 +121,8 @@ export class SharedConnection {
   #lastProgressAt = performance.now();
   #closed = false;
   #stalled = false;
+  /** Bodies held at the send gate. */
+  readonly #held = new Set<HeldResponse>();
 
   constructor(session: Http2Session, socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: SharedConnection) => void) {
     this.#session = session;
@@ -195,6 +201,51 @@ export class SharedConnection {
       this.#poll();
     });
     this.#poll();
+  }
+
+  /**
+   * Holds a response's body in userspace while the connection is kernel-paced and its unsent bytes
+   * (the kernel's, Node's TLS buffer, this middleware's streams) are at the send gate (connection.ts,
+   * pacedSendGate); once half of that has left, it tops them up to the gate again.
+   */
+  hold(res: ServerResponse): void {
+    const gateBytes = () => {
+      const pace = this.#closed ? undefined : this.conn.state.kernelPaceBytesPerSecond;
+      return pace === undefined ? undefined : pacedSendGate(pace);
+    };
+    const held = holdResponse(res, {
+      allowance: () => {
+        const gate = gateBytes();
+        return gate === undefined ? Infinity : gate - this.#unsentBytes();
+      },
+      get minimumBytes() {
+        return (gateBytes() ?? 0) / 2;
+      },
+      took: () => {},
+      waitMs: (need, allowed) => {
+        const pace = this.conn.state.kernelPaceBytesPerSecond;
+        return pace === undefined ? 0 : Math.max(MIN_POLL_MS, ((need - allowed) * 1000) / pace);
+      },
+    });
+    this.#held.add(held);
+    res.once('close', () => this.#held.delete(held));
+  }
+
+  /** The pace changed (raised, or lifted): held bodies may go now. */
+  paceChanged(): void {
+    for (const h of this.#held) h.wake();
+  }
+
+  /** Bytes of the connection not yet sent: in the kernel (SIOCOUTQNSD), in Node's TLS buffer and in this middleware's streams. */
+  #unsentBytes(): number {
+    let unsent = this.#socketBuffered();
+    for (const d of this.#streams) unsent += d.buffered;
+    try {
+      unsent += this.conn.unsentQueue() ?? 0;
+    } catch {
+      // No ioctl: Node's queues are all that is known.
+    }
+    return unsent;
   }
 
   /** Bytes the session holds in Node (TLS socket buffer), or Infinity when its framing queue is not empty. */

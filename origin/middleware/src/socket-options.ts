@@ -149,6 +149,15 @@ export function getCongestionControl(fd: number): string {
 
 /** SIOCOUTQ (= TIOCOUTQ): bytes in the send queue, written by the application and not yet acknowledged. */
 const SIOCOUTQ = 0x5411;
+/** SIOCOUTQNSD: bytes in the send queue not yet sent. */
+const SIOCOUTQNSD = 0x894b;
+
+function ioctlCount(fd: number, request: number, what: string): number {
+  const c = requireLibc();
+  const out = [0];
+  if (c.ioctlInt(fd, request, out) !== 0) throw new SocketOptionError(`ioctl(${what}) failed on fd ${fd}: errno ${c.errno()}`);
+  return out[0]!;
+}
 
 /**
  * Bytes the socket holds that the peer has not acknowledged (sent or not). With TCP_INFO bytes_acked
@@ -156,10 +165,12 @@ const SIOCOUTQ = 0x5411;
  * one that holds under TLS, whose records and handshake Node's bytesWritten does not see.
  */
 export function sendQueueBytes(fd: number): number {
-  const c = requireLibc();
-  const out = [0];
-  if (c.ioctlInt(fd, SIOCOUTQ, out) !== 0) throw new SocketOptionError(`ioctl(SIOCOUTQ) failed on fd ${fd}: errno ${c.errno()}`);
-  return out[0]!;
+  return ioctlCount(fd, SIOCOUTQ, 'SIOCOUTQ');
+}
+
+/** Bytes the socket holds unsent (TCP_INFO's notsent, at the cost of one int rather than the whole struct). */
+export function unsentQueueBytes(fd: number): number {
+  return ioctlCount(fd, SIOCOUTQNSD, 'SIOCOUTQNSD');
 }
 
 export function readTcpInfo(fd: number): TcpInfo {

@@ -6,9 +6,13 @@
  * initial phase: a seek, a stall) unpaces the connection; (3) a pace never outlives the media session:
  * on an idle connection each request's own rtp (or none) decides.
  */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientHttp2Session } from 'node:http2';
-import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { kbpsToBytesPerSecond, parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
+import { pacedSendGate } from '../src/connection.js';
 import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
 import { h2Connect, h2Get, h2Reset, startH2Origin, type H2Origin } from './http2-helpers.js';
 
@@ -18,6 +22,9 @@ const media = makeMediaDir([2000, VIDEO_KBPS, 40000]);
 afterAll(() => media.remove());
 
 const video = `/media/test/seg-${VIDEO_KBPS}.m4s`;
+/** A segment longer than the kernel's paced send buffer (a second at the pace, doubled by the kernel). */
+const long = '/media/test/long.m4s';
+writeFileSync(join(media.dir, 'test', 'long.m4s'), randomBytes(bodyBytesFor(VIDEO_KBPS, 4)));
 const cmcd = (rtp: number, ot: string) => `CMCD=${encodeURIComponent(`ot=${ot},rtp=${rtp}`)}`;
 
 function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryRecord> {
@@ -28,6 +35,10 @@ function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryReco
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The send gate at the video's pace (connection.ts), bytes, and the time the pace takes to send it. */
+const GATE_BYTES = pacedSendGate(kbpsToBytesPerSecond(VIDEO_KBPS));
+const GATE_MS = (GATE_BYTES * 1000) / kbpsToBytesPerSecond(VIDEO_KBPS);
 
 describe('HTTP/2: one pace per connection, shared by its streams', () => {
   let origin: H2Origin;
@@ -98,6 +109,20 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     await slow;
   });
 
+  it('a busy paced connection still answers at once: a request mid-transfer waits behind the send gate, not a send buffer of the pace', async () => {
+    const segment = h2Get(session, `${long}?${cmcd(VIDEO_KBPS, 'v')}`);
+    // Long enough for the kernel's send buffer (a second at the pace) to have filled, without the gate.
+    await sleep(700);
+    const manifest = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' });
+    const seg = await segment;
+    expect(parseServerTiming(String(manifest.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'kept' } });
+    // Its response queues behind what the connection holds unsent (at most the gate) at the pace.
+    const waited = manifest.firstByteAt - manifest.sentAt;
+    expect(waited, `the manifest's first byte, ${waited.toFixed(0)} ms after its request (the gate: ${GATE_MS.toFixed(0)} ms at the pace)`).toBeLessThan(3 * GATE_MS);
+    // And the gate costs the paced segment nothing.
+    expect(relativeError(seg.rateKbps, VIDEO_KBPS), `segment achieved ${seg.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+  });
+
   it('(2) a media segment without rtp mid-transfer (a seek; the old download runs on) unpaces the connection', async () => {
     const old = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
     await sleep(300);
@@ -110,15 +135,28 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     expect(left.rateKbps, `the old segment, unpaced once the new one arrived: ${left.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 1.3);
   });
 
-  it('(2) a seek that resets the paced stream: the next media segment without rtp is unpaced, though the reset stream\'s bytes still wait in the kernel', async () => {
+  it('(2) a seek that resets the paced stream: the server hears it at once, drops the bytes it still held, and sends the next media segment without rtp unpaced', async () => {
     const s = await h2Connect(origin);
-    await h2Get(s, '/media/test/warm.m4s');
-    // CANCEL, as a browser's player aborting its download on a seek.
-    await h2Reset(s, `${video}?${cmcd(VIDEO_KBPS, 'v')}`, 200_000);
-    const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
-    expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
-    expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
-    s.close();
+    try {
+      await h2Get(s, '/media/test/warm.m4s');
+      // CANCEL, as a browser's player aborting its download on a seek, once a send buffer would be full.
+      const received = await h2Reset(s, `${long}?${cmcd(VIDEO_KBPS, 'v')}`, 600_000);
+      const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
+      expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
+      expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
+      // The reset stream's bytes still in the server were dropped, not sent: it had handed the
+      // connection little more than the client got (without the gate: its whole send buffer, ~2 MB).
+      const { connectionId } = await recordOf(origin, seeked.headers['server-timing']);
+      let cut: DeliveryRecord | undefined;
+      await waitFor(() => (cut = origin.pacing.records.list().find((r) => r.connectionId === connectionId && r.path === long && r.aborted)) !== undefined, 10_000);
+      expect(cut!.bytesWritten - received, `bytes handed to the connection beyond the ${received} the client got`).toBeLessThanOrEqual(2 * GATE_BYTES);
+      // And it heard the reset and the request at once: Node reads nothing while a write to a full
+      // paced send buffer is unfinished (0–0.6 s without the gate).
+      const waited = seeked.firstByteAt - seeked.sentAt;
+      expect(waited, `the new segment's first byte, ${waited.toFixed(0)} ms after its request`).toBeLessThan(GATE_MS);
+    } finally {
+      s.close();
+    }
   });
 
   it('(3) on an idle connection a request without rtp is unpaced, and a lower rtp applies as asked', async () => {

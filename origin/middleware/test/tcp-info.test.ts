@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { getCongestionControl, readTcpInfo, sendQueueBytes, setCongestionControl, setMaxPacingRate, socketFd } from '../src/socket-options.js';
+import { getCongestionControl, readTcpInfo, sendQueueBytes, setCongestionControl, setMaxPacingRate, socketFd, unsentQueueBytes } from '../src/socket-options.js';
 
 /** A connected loopback socket pair: the server side is what the origin configures. */
 describe('socket options on a real TCP socket', () => {
@@ -52,6 +52,11 @@ describe('socket options on a real TCP socket', () => {
     await new Promise((r) => setTimeout(r, 100));
     // A paused reader: its window fills, and the sender holds what it cannot send.
     expect(sendQueueBytes(fd)).toBeGreaterThan(0);
+    // Of which the unsent part (SIOCOUTQNSD, the HTTP/2 send gate's reading) is TCP_INFO's notsent: nothing moves now.
+    const unsent = unsentQueueBytes(fd);
+    expect(unsent).toBeGreaterThan(0);
+    expect(unsent).toBe(readTcpInfo(fd).notsentBytes);
+    expect(unsent).toBeLessThanOrEqual(sendQueueBytes(fd));
     client.resume();
   });
 
