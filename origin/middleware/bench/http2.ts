@@ -11,10 +11,8 @@
  *    mid-stream, and a media request's after the client reset the stream (a seek), against the send
  *    gate's time at the pace (connection.ts: what the connection may hold unsent).
  */
-import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
-import { pacedSendGate } from '../src/connection.js';
 import { relativeError } from '../test/helpers.js';
-import { h2Connect, h2Get, h2Reset } from '../test/http2-helpers.js';
+import { h2Connect, h2Get, h2Reset, sendGateAt } from '../test/http2-helpers.js';
 import { bodyBytesFor, cmcdQuery } from '../test/helpers.js';
 import { RATE_SECONDS, RATES_MBPS } from './rates-and-cpu.js';
 import { startServer, type BenchServer } from './server-process.js';
@@ -74,20 +72,19 @@ async function h2StreamsCpu(server: BenchServer, paced: boolean): Promise<number
 async function h2Answers(server: BenchServer): Promise<{ idle: number[]; busy: number[]; afterReset: number[] }> {
   const session = await h2Connect(trusted(server));
   const stream = `/media/test/stream.m4s?${cmcdQuery(STREAM_KBPS)}`;
-  const firstByteMs = (r: { firstByteAt: number; sentAt: number }) => r.firstByteAt - r.sentAt;
   const idle: number[] = [];
   const busy: number[] = [];
   const afterReset: number[] = [];
   try {
     await h2Get(session, '/media/test/warm.m4s');
     for (let i = 0; i < ANSWER_ROUNDS; i++) {
-      idle.push(firstByteMs(await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' })));
+      idle.push((await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' })).firstByteMs);
       const paced = h2Get(session, stream);
       await sleep(BUSY_AFTER_MS);
-      busy.push(firstByteMs(await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' })));
+      busy.push((await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' })).firstByteMs);
       await paced;
       await h2Reset(session, stream, RESET_AFTER_BYTES);
-      afterReset.push(firstByteMs(await h2Get(session, '/media/test/warm.m4s', { 'cmcd-object': 'ot=v' })));
+      afterReset.push((await h2Get(session, '/media/test/warm.m4s', { 'cmcd-object': 'ot=v' })).firstByteMs);
       await sleep(300);
     }
   } finally {
@@ -120,7 +117,7 @@ export async function http2Bench(mediaDir: string, summary: Summary): Promise<vo
     console.log(`h2 unpaced CPU ${median(unpaced).toFixed(2)} s, kernel-paced ${median(paced).toFixed(2)} s: ${ratio.toFixed(2)}× (target ≤ ${MAX_CPU_RATIO}×)`);
     summary.add('h2: server CPU, kernel-paced / unpaced', `≤ ${MAX_CPU_RATIO}×`, `${ratio.toFixed(2)}×`, ratio <= MAX_CPU_RATIO);
 
-    const gateMs = (pacedSendGate(kbpsToBytesPerSecond(STREAM_KBPS)) * 1000) / kbpsToBytesPerSecond(STREAM_KBPS);
+    const gateMs = sendGateAt(STREAM_KBPS).ms;
     console.log(`\n== HTTP/2: first byte on a session busy with a ${STREAM_KBPS} kbps paced stream (median of ${ANSWER_ROUNDS}; the send gate takes ${gateMs.toFixed(0)} ms at that pace)`);
     const { idle, busy, afterReset } = await h2Answers(server);
     const ms = (v: number[]) => `${median(v).toFixed(0)} ms (worst ${Math.max(...v).toFixed(0)})`;

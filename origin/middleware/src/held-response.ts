@@ -20,8 +20,8 @@ export interface ReleasePolicy {
   allowance(): number;
   /** The least worth one write (fewer wake-ups); a smaller chunk goes whole once it fits. */
   readonly minimumBytes: number;
-  /** `n` bytes went. */
-  took(n: number): void;
+  /** `n` bytes went (a policy that counts what it let through). */
+  took?(n: number): void;
   /** Milliseconds until `need` bytes may go, `allowed` being the allowance just given. */
   waitMs(need: number, allowed: number): number;
   /** Checked after each write: true hands everything queued to the response and stops holding. */
@@ -73,7 +73,7 @@ export function holdResponse(res: ServerResponse, policy: ReleasePolicy): HeldRe
       const slice = whole ? head.data : head.data.subarray(0, n);
       if (whole) queue.shift();
       else head.data = head.data.subarray(n);
-      policy.took(n);
+      policy.took?.(n);
       queuedBytes -= n;
       const flushed = write(slice, whole ? head.callback : undefined);
       if (policy.done?.()) return release();

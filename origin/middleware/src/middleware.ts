@@ -268,9 +268,9 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
     const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
     if (pacer) res.once('close', () => pacer.stop());
-    // Every other body waits at the send gate while the connection is kernel-paced, now or later.
-    else if (resolved.mechanism === 'kernel') connection.hold(res);
     connection.add(delivery);
+    // Every other body waits at the send gate while the connection is kernel-paced, now or later.
+    if (!pacer && resolved.mechanism === 'kernel') connection.hold(delivery);
     next();
   };
 

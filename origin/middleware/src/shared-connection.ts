@@ -54,6 +54,8 @@ export class StreamDelivery {
   /** Kernel stream offset after this response's last byte, once known. */
   endOffset: number | undefined;
   recorded = false;
+  /** Its body, while it waits at the send gate (SharedConnection.hold). */
+  held: HeldResponse | undefined;
 
   constructor(res: ServerResponse, onRecord: (fields: TrackedFields) => void) {
     this.res = res as StreamResponse;
@@ -121,8 +123,6 @@ export class SharedConnection {
   #lastProgressAt = performance.now();
   #closed = false;
   #stalled = false;
-  /** Bodies held at the send gate. */
-  readonly #held = new Set<HeldResponse>();
 
   constructor(session: Http2Session, socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: SharedConnection) => void) {
     this.#session = session;
@@ -208,12 +208,12 @@ export class SharedConnection {
    * (the kernel's, Node's TLS buffer, this middleware's streams) are at the send gate (connection.ts,
    * pacedSendGate); once half of that has left, it tops them up to the gate again.
    */
-  hold(res: ServerResponse): void {
+  hold(delivery: StreamDelivery): void {
     const gateBytes = () => {
       const pace = this.#closed ? undefined : this.conn.state.kernelPaceBytesPerSecond;
       return pace === undefined ? undefined : pacedSendGate(pace);
     };
-    const held = holdResponse(res, {
+    delivery.held = holdResponse(delivery.res, {
       allowance: () => {
         const gate = gateBytes();
         return gate === undefined ? Infinity : gate - this.#unsentBytes();
@@ -221,19 +221,16 @@ export class SharedConnection {
       get minimumBytes() {
         return (gateBytes() ?? 0) / 2;
       },
-      took: () => {},
       waitMs: (need, allowed) => {
         const pace = this.conn.state.kernelPaceBytesPerSecond;
         return pace === undefined ? 0 : Math.max(MIN_POLL_MS, ((need - allowed) * 1000) / pace);
       },
     });
-    this.#held.add(held);
-    res.once('close', () => this.#held.delete(held));
   }
 
   /** The pace changed (raised, or lifted): held bodies may go now. */
   paceChanged(): void {
-    for (const h of this.#held) h.wake();
+    for (const d of this.#streams) d.held?.wake();
   }
 
   /** Bytes of the connection not yet sent: in the kernel (SIOCOUTQNSD), in Node's TLS buffer and in this middleware's streams. */

@@ -6,7 +6,8 @@ import finalhandler from 'finalhandler';
 import Router from 'router';
 import serveStatic from 'serve-static';
 import { generate } from 'selfsigned';
-import { MEDIA_PATH } from 'sammy-pacing-protocol';
+import { kbpsToBytesPerSecond, MEDIA_PATH } from 'sammy-pacing-protocol';
+import { pacedSendGate } from '../src/connection.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
 import type { PacingMode } from '../src/pacing-mechanism.js';
@@ -73,6 +74,13 @@ export async function startH2Origin(
   };
 }
 
+/** The send gate (connection.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
+export function sendGateAt(paceKbps: number): { bytes: number; ms: number } {
+  const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
+  const bytes = pacedSendGate(bytesPerSecond);
+  return { bytes, ms: (bytes * 1000) / bytesPerSecond };
+}
+
 /**
  * Chromium's HTTP/2 flow-control windows (6 MB per stream, 15 MB per connection; Node's client
  * defaults to 64 KB): with Node's, a paced server is clocked by the client's WINDOW_UPDATEs in 64 KB
@@ -97,10 +105,11 @@ export interface H2Fetched {
   status: number;
   headers: IncomingHttpHeaders;
   bytes: number;
-  /** performance.now() of the first and last body byte. */
-  firstByteAt: number;
-  lastByteAt: number;
+  /** From sending the request to the first body byte, ms. */
+  firstByteMs: number;
+  /** performance.now() of the request and of the last body byte. */
   sentAt: number;
+  lastByteAt: number;
   /** Body rate from sending the request to the last byte, kbps. */
   rateKbps: number;
 }
@@ -145,7 +154,7 @@ export function h2Get(session: ClientHttp2Session, path: string, headers: Record
     stream.on('end', () => {
       const lastByteAt = performance.now();
       const ms = lastByteAt - sentAt;
-      resolve({ status, headers: responseHeaders, bytes, firstByteAt, lastByteAt, sentAt, rateKbps: ms > 0 ? (bytes * 8) / ms : Infinity });
+      resolve({ status, headers: responseHeaders, bytes, firstByteMs: firstByteAt - sentAt, lastByteAt, sentAt, rateKbps: ms > 0 ? (bytes * 8) / ms : Infinity });
     });
     stream.on('error', reject);
     stream.end();

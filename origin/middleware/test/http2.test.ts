@@ -11,10 +11,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientHttp2Session } from 'node:http2';
-import { kbpsToBytesPerSecond, parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { pacedSendGate } from '../src/connection.js';
+import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
-import { h2Connect, h2Get, h2Reset, startH2Origin, type H2Origin } from './http2-helpers.js';
+import { h2Connect, h2Get, h2Reset, sendGateAt, startH2Origin, type H2Origin } from './http2-helpers.js';
 
 const VIDEO_KBPS = 8000;
 const AUDIO_KBPS = 1000;
@@ -36,9 +35,8 @@ function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryReco
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The send gate at the video's pace (connection.ts), bytes, and the time the pace takes to send it. */
-const GATE_BYTES = pacedSendGate(kbpsToBytesPerSecond(VIDEO_KBPS));
-const GATE_MS = (GATE_BYTES * 1000) / kbpsToBytesPerSecond(VIDEO_KBPS);
+/** The send gate at the video's pace, bytes, and the time the pace takes to send it. */
+const { bytes: GATE_BYTES, ms: GATE_MS } = sendGateAt(VIDEO_KBPS);
 
 describe('HTTP/2: one pace per connection, shared by its streams', () => {
   let origin: H2Origin;
@@ -117,7 +115,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     const seg = await segment;
     expect(parseServerTiming(String(manifest.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'kept' } });
     // Its response queues behind what the connection holds unsent (at most the gate) at the pace.
-    const waited = manifest.firstByteAt - manifest.sentAt;
+    const waited = manifest.firstByteMs;
     expect(waited, `the manifest's first byte, ${waited.toFixed(0)} ms after its request (the gate: ${GATE_MS.toFixed(0)} ms at the pace)`).toBeLessThan(3 * GATE_MS);
     // And the gate costs the paced segment nothing.
     expect(relativeError(seg.rateKbps, VIDEO_KBPS), `segment achieved ${seg.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
@@ -152,7 +150,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
       expect(cut!.bytesWritten - received, `bytes handed to the connection beyond the ${received} the client got`).toBeLessThanOrEqual(2 * GATE_BYTES);
       // And it heard the reset and the request at once: Node reads nothing while a write to a full
       // paced send buffer is unfinished (0–0.6 s without the gate).
-      const waited = seeked.firstByteAt - seeked.sentAt;
+      const waited = seeked.firstByteMs;
       expect(waited, `the new segment's first byte, ${waited.toFixed(0)} ms after its request`).toBeLessThan(GATE_MS);
     } finally {
       s.close();
