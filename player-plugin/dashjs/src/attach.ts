@@ -18,6 +18,7 @@ import {
 } from 'sammy-pacing-core';
 import { checkCmcdMode, type CmcdMode } from 'sammy-pacing-protocol';
 import { createInterceptors } from './interceptors.js';
+import { extendLoaderAborts } from './loader-aborts.js';
 import { PLAYBACK_EVENTS, playbackEvent } from './playback-events.js';
 import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
@@ -92,6 +93,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   const listeners = PLAYBACK_EVENTS.map(([name, type]) => [name, (e: PlayerEventLike) => session.playback(playbackEvent(type, e))] as const);
 
   if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
+  extendLoaderAborts(player);
   player.addRequestInterceptor(interceptors.request);
   player.addResponseInterceptor(interceptors.response);
   for (const [type, listener] of listeners) player.on(type, listener);

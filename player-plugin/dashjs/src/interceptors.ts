@@ -1,10 +1,12 @@
 /**
  * dash.js's request and response interceptors: each media request gets the session's decision
  * and carries its pace as CMCD `rtp` (manifest, init and other requests carry none); each
- * finished download goes back to the session as a sample.
+ * finished download goes back to the session as a sample. Both also keep the in-flight list
+ * that makes dash.js's aborts work with CMCD on (./loader-aborts.ts).
  */
 import { isMediaKind, type SammyDecision, type SammySession } from 'sammy-pacing-core';
 import { withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
+import { ended, loading } from './loader-aborts.js';
 import { MEDIA_SEGMENT_TYPE, type CommonMediaRequestLike, type CommonMediaResponseLike, type PlayerLike } from './player.js';
 import { playerMaxBufferSeconds, trackStates } from './stream.js';
 
@@ -45,10 +47,12 @@ export function createInterceptors(ctx: InterceptorContext) {
       // Never hold a segment back: an unpaced request beats a failed one.
       console.error('Sammy: request interceptor failed', error);
     }
+    loading(req);
     return req;
   };
 
   const response = async (res: CommonMediaResponseLike): Promise<CommonMediaResponseLike> => {
+    ended(res);
     const fragment = res.request?.customData?.request;
     const sent = fragment ? inFlight.get(fragment) : undefined;
     if (!fragment || !sent) return res;

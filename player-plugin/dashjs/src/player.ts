@@ -46,6 +46,8 @@ export interface PlayerLike {
   getBufferLength(type: string): number;
   getRepresentationsByType(type: string): Array<{ bitrateInKbit?: number; bandwidth?: number }>;
   duration(): number;
+  /** dash.js's extension point for its own classes: `override` true keeps the parent (`this.parent`). */
+  extend(parentNameString: string, childInstance: object, override: boolean): void;
 }
 
 /** A dash.js rule's settings: `active`, and the parameters pace-only mode reads. */

@@ -17,6 +17,9 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
   const requestInterceptors: RequestInterceptorLike[] = [];
   const responseInterceptors: ResponseInterceptorLike[] = [];
   const rules: Array<{ type: string; name: string; rule: unknown }> = [];
+  // Kept here rather than in dash.js's context: no loader is built outside a browser.
+  const extensions: Array<{ name: string; child: unknown; override: boolean }> = [];
+  vi.spyOn(player, 'extend').mockImplementation((name: string, child: object, override: boolean) => void extensions.push({ name, child, override }));
   vi.spyOn(player, 'addRequestInterceptor').mockImplementation((i: unknown) => void requestInterceptors.push(i as never));
   vi.spyOn(player, 'addResponseInterceptor').mockImplementation((i: unknown) => void responseInterceptors.push(i as never));
   const addRule = player.addABRCustomRule.bind(player);
@@ -36,7 +39,7 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
   const samples: SegmentSample[] = [];
   sammy.on('decision', (d) => decisions.push(d));
   sammy.on('sample', (s) => samples.push(s));
-  return { player, sammy, requestInterceptors, responseInterceptors, rules, decisions, samples, setBuffer: (b: number) => (buffer = b) };
+  return { player, sammy, requestInterceptors, responseInterceptors, rules, extensions, decisions, samples, setBuffer: (b: number) => (buffer = b) };
 }
 
 /** A request as dash.js 5 hands it to interceptors: CMCD already in the URL, its own rtp included. */
