@@ -3,7 +3,7 @@
  * (or, in pace-only mode, keeps dash.js's own ABR and adds the pace: ./pace-only.ts).
  *
  *   import { attach } from 'sammy-pacing-dashjs';
- *   const sammy = attach(player); // before or after player.initialize()
+ *   const sammy = attach(player); // before player.initialize(): dash.js builds its rules and loaders there
  */
 export { attach, DEFAULT_INITIAL_BITRATE_KBPS, type PaceOnlyMode, type SammyController, type SammyMode, type SammyOptions } from './attach.js';
 export { SAMMY_RULE_NAME } from './rule.js';
