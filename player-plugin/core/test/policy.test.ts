@@ -14,7 +14,6 @@ import {
   type PlaybackState,
   paceMultiplier,
   paceRateKbps,
-  paceRateRtp,
   paceRungKbps,
   resolveParameters,
   scheduleShortfalls,
@@ -68,10 +67,6 @@ describe('pace-rate policy', () => {
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 0 })).toBeCloseTo(19_200);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 30 })).toBeCloseTo(16_800);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 15 })).toBeCloseTo(18_000);
-  });
-
-  it('rounds rtp to the nearest 100 kbps (CTA-5004)', () => {
-    expect(paceRateRtp({ bufferLevelSeconds: 7, maxBufferSeconds: 30, paceBaseKbps: 3333, c0: 3.2, c1: 2.8 })).toBe(10_400);
   });
 
   it('sends no rtp in the initial phase', () => {

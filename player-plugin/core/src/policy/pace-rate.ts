@@ -1,5 +1,3 @@
-import { roundRtpKbps } from 'sammy-pacing-protocol';
-
 export interface PaceRateInput {
   /** Buffer level, seconds. */
   bufferLevelSeconds: number;
@@ -49,9 +47,4 @@ export function paceRungKbps(
   if (paceBase === 'top' || !(fetchedKbps! > 0) || !ladderKbps.length) return { kbps: topKbps, belowTop: false };
   const next = Math.min(...ladderKbps.filter((r) => r > fetchedKbps!));
   return next < Infinity ? { kbps: next, belowTop: true } : { kbps: fetchedKbps!, belowTop: false };
-}
-
-/** The pace rate as a CMCD `rtp` value: kbps rounded to the nearest 100. */
-export function paceRateRtp(input: PaceRateInput): number {
-  return roundRtpKbps(paceRateKbps(input));
 }
