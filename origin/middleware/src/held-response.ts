@@ -63,12 +63,14 @@ export function holdResponse(res: ServerResponse, policy: ReleasePolicy): HeldRe
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (stopped || waitingForSocket) return;
+    // Read once: nothing in this synchronous pass changes the policy's limit.
+    const minimumBytes = policy.minimumBytes;
     let allowed = 0;
     while (queue.length > 0) {
       const head = queue[0]!;
       allowed = policy.allowance();
       const n = Math.min(head.data.length, Math.floor(allowed));
-      if (!(n >= Math.min(head.data.length, policy.minimumBytes))) break;
+      if (!(n >= Math.min(head.data.length, minimumBytes))) break;
       const whole = n === head.data.length;
       const slice = whole ? head.data : head.data.subarray(0, n);
       if (whole) queue.shift();
@@ -83,7 +85,7 @@ export function holdResponse(res: ServerResponse, policy: ReleasePolicy): HeldRe
       }
     }
     if (queue.length > 0) {
-      timer = setTimeout(pump, Math.max(1, policy.waitMs(Math.min(queue[0]!.data.length, policy.minimumBytes), allowed)));
+      timer = setTimeout(pump, Math.max(1, policy.waitMs(Math.min(queue[0]!.data.length, minimumBytes), allowed)));
       return;
     }
     if (ending) {

@@ -266,8 +266,8 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     });
     delivery.retransmitsBefore = tcp?.retransmits;
     // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
+    // (A held body stops, and drops what it holds, when its response closes: held-response.ts.)
     const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
-    if (pacer) res.once('close', () => pacer.stop());
     connection.add(delivery);
     // Every other body waits at the send gate while the connection is kernel-paced, now or later.
     if (!pacer && resolved.mechanism === 'kernel') connection.hold(delivery);

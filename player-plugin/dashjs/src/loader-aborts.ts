@@ -19,10 +19,8 @@
  */
 import type { CommonMediaRequestLike, CommonMediaResponseLike, PlayerLike } from './player.js';
 
-/** What the loader puts on a request's `customData` while it is in flight. */
-interface LoadingData {
-  abort?: () => void;
-}
+/** A download's `customData`: its loader puts the abort handle there while it runs. */
+type LoadingData = NonNullable<CommonMediaRequestLike['customData']>;
 
 /** The HTTPLoader methods the extension wraps. */
 interface HttpLoaderLike {
@@ -68,11 +66,11 @@ export function extendLoaderAborts(player: PlayerLike): void {
 /** The request interceptor's part: the copy dash.js is about to load is in flight under its loader. */
 export function loading(request: CommonMediaRequestLike): void {
   const data = request.customData;
-  if (data?.request) loaderOf.get(data.request)?.add(data as LoadingData);
+  if (data?.request) loaderOf.get(data.request)?.add(data);
 }
 
 /** The response interceptor's part: this download has ended. */
 export function ended(response: CommonMediaResponseLike): void {
   const data = response.request?.customData;
-  if (data?.request) loaderOf.get(data.request)?.delete(data as LoadingData);
+  if (data?.request) loaderOf.get(data.request)?.delete(data);
 }

@@ -5,7 +5,8 @@
 export interface CommonMediaRequestLike {
   url: string;
   headers?: Record<string, string>;
-  customData?: { request?: FragmentRequestLike };
+  /** `request`: dash.js's own request object; `abort`: what its loader cancels this download with, once it runs. */
+  customData?: { request?: FragmentRequestLike; abort?: () => void };
 }
 
 export interface FragmentRequestLike {
