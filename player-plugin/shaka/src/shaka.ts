@@ -8,7 +8,6 @@ import type shaka from 'shaka-player';
 export type AbrManager = shaka.extern.AbrManager;
 export type AbrConfiguration = shaka.extern.AbrConfiguration;
 export type SwitchCallback = shaka.extern.AbrManager.SwitchCallback;
-export type DisableStreamCallback = shaka.extern.AbrManager.DisableStreamCallback;
 export type Variant = shaka.extern.Variant;
 export type Stream = shaka.extern.Stream;
 export type Request = shaka.extern.Request;
