@@ -1,17 +1,22 @@
 /**
- * A user's Express 5 server, built from the packed tarballs alone: the middleware README's install
+ * A user's Express server, built from the packed tarballs alone: the middleware README's install
  * command (its tarball folder replaced by this repository's .cache/packages) in a fresh project
  * outside the repository, the README's snippet verbatim as its server file. Strict `tsc` passes, a
  * paced GET arrives at its rtp (±10 %, measured by the client on a warm connection), and a
- * cross-origin preflight carrying CMCD headers is answered.
+ * cross-origin preflight carrying CMCD headers is answered. Twice: with the Express the README
+ * installs (the newest, 5), and with the oldest Express the middleware's peer range accepts (4.21.0,
+ * with Express 4's typings), which many servers still run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
 import { createServer, connect } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { minVersion } from 'semver';
 import { parseServerTiming } from 'sammy-pacing-protocol';
 import { expressAppFiles, LARGE_BYTES, LARGE_FILE, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
-import { entryPoints, installArgsFromReadme, packPackages, publishablePackages } from '../src/consumer/packages.js';
+import { entryPoints, installArgsFromReadme, packPackages, publishablePackages, type PackageJson } from '../src/consumer/packages.js';
 import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 
 const SERVER_PACKAGES = ['sammy-pacing-express', 'sammy-pacing-protocol'];
@@ -20,12 +25,33 @@ const RTP_KBPS = 16_000;
 /** CMCD request headers a cross-origin player may send (CTA-5004 header mode). */
 const CMCD_HEADERS = ['cmcd-request', 'cmcd-object', 'cmcd-status', 'cmcd-session'];
 
-test.describe.configure({ mode: 'serial' });
+/** Express as the README installs it (the newest), or pinned to the lowest version the middleware's peer range accepts. */
+interface ExpressVariant {
+  label: string;
+  /** The version to pin `express` to; undefined: as the README says. */
+  version?: string;
+  /** The app's @types/express, matching that Express. */
+  types?: string;
+}
 
-let app: TempApp | undefined;
-let server: ChildProcess | undefined;
-let serverOutput = '';
-let base = '';
+function middlewareManifest(): PackageJson {
+  const found = publishablePackages().find((p) => p.manifest.name === 'sammy-pacing-express');
+  if (!found) throw new Error('sammy-pacing-express is not a publishable workspace');
+  return found.manifest;
+}
+
+function expressFloor(): string {
+  const range = middlewareManifest().peerDependencies?.express;
+  const floor = range === undefined ? null : minVersion(range);
+  if (!floor) throw new Error(`sammy-pacing-express's peer range for express (${range}) has no lowest version`);
+  return floor.version;
+}
+
+const FLOOR = expressFloor();
+const VARIANTS: readonly ExpressVariant[] = [
+  { label: "the README's Express" },
+  { label: `Express ${FLOOR}, the floor of the peer range`, version: FLOOR, types: FLOOR.startsWith('4.') ? '^4.17.21' : undefined },
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,8 +83,8 @@ interface Fetched {
   ms: number;
 }
 
-/** One request on the given agent (one kept-alive socket), timed from send to the body's end. */
-function fetchOn(agent: Agent, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
+/** One request to `base` on the given agent (one kept-alive socket), timed from send to the body's end. */
+function fetchOn(base: string, agent: Agent, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const req = httpRequest(`${base}${path}`, { agent, method: options.method ?? 'GET', headers: options.headers }, (res) => {
@@ -73,88 +99,105 @@ function fetchOn(agent: Agent, path: string, options: { method?: string; headers
   });
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(300_000);
-  const readme = await readMiddlewareReadme();
-  await packPackages();
-  const entries = publishablePackages()
-    .filter((p) => SERVER_PACKAGES.includes(p.manifest.name))
-    .flatMap((p) => entryPoints(p.manifest));
-  app = await createTempApp('express', expressAppFiles(readme.snippet, entries));
-  await npmInstall(app, installArgsFromReadme(readme.installCommands));
-});
+for (const { label, version, types } of VARIANTS) {
+  test.describe(label, () => {
+    test.describe.configure({ mode: 'serial' });
 
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  await app?.remove();
-});
+    let app: TempApp | undefined;
+    let server: ChildProcess | undefined;
+    let serverOutput = '';
+    let base = '';
 
-test('the README install gives the server the packed packages, without ffmpeg', () => {
-  for (const name of ['sammy-pacing-express', 'sammy-pacing-protocol', 'express', 'koffi']) {
-    expect(isInstalledCopy(app!, name), `${name} installed`).toBe(true);
-  }
-  expect(isInstalledCopy(app!, '@ffmpeg-installer/ffmpeg'), 'ffmpeg must not come with the middleware').toBe(false);
-});
-
-test('strict tsc compiles the README snippet and every server entry point, and the server starts', async () => {
-  await app!.bin('tsc', []);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  // The snippet as printed reads PORT; no other change.
-  server = spawn(process.execPath, ['dist/server.js'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
-  server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
-  await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
-});
-
-test('a paced GET arrives at its rtp (±10 %) on a warm connection; the same file unpaced is far faster', async () => {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    const warm = await fetchOn(agent, `/media/${WARM_FILE}`);
-    expect(warm.status).toBe(200);
-    const paced = await fetchOn(agent, `/media/${LARGE_FILE}?CMCD=${encodeURIComponent(`rtp=${RTP_KBPS}`)}`);
-    expect(paced.status, serverOutput).toBe(200);
-    expect(paced.bytes).toBe(LARGE_BYTES);
-    const report = parseServerTiming(String(paced.headers['server-timing'] ?? ''));
-    expect(report.requestedRtpKbps).toBe(RTP_KBPS);
-    expect(report.appliedPaceKbps).toBe(RTP_KBPS);
-    expect(report.mechanism).toBe('kernel');
-    const achievedKbps = (paced.bytes * 8) / paced.ms;
-    expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeGreaterThan(0.9);
-    expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeLessThan(1.1);
-    // Same connection, no rtp: the pace must not stick.
-    const unpaced = await fetchOn(agent, `/media/${LARGE_FILE}`);
-    expect(unpaced.bytes).toBe(LARGE_BYTES);
-    expect(parseServerTiming(String(unpaced.headers['server-timing'] ?? '')).mechanism).toBe('none');
-    expect(unpaced.ms, 'unpaced transfer time vs paced').toBeLessThan(paced.ms / 3);
-  } finally {
-    agent.destroy();
-  }
-});
-
-test('a cross-origin preflight with CMCD headers is answered, and the GET exposes Server-Timing', async () => {
-  const agent = new Agent({ keepAlive: false });
-  try {
-    const origin = 'http://player.example';
-    const preflight = await fetchOn(agent, `/media/${WARM_FILE}`, {
-      method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': CMCD_HEADERS.join(',') },
+    test.beforeAll(async () => {
+      test.setTimeout(300_000);
+      const readme = await readMiddlewareReadme();
+      await packPackages();
+      const entries = publishablePackages()
+        .filter((p) => SERVER_PACKAGES.includes(p.manifest.name))
+        .flatMap((p) => entryPoints(p.manifest));
+      app = await createTempApp(version ? `express-${version}` : 'express', expressAppFiles(readme.snippet, entries, types));
+      const args = installArgsFromReadme(readme.installCommands);
+      expect(args.filter((arg) => arg === 'express'), 'the README installs express by its bare name').toHaveLength(1);
+      await npmInstall(app, version ? args.map((arg) => (arg === 'express' ? `express@${version}` : arg)) : args);
     });
-    expect(preflight.status, 'preflight status').toBeGreaterThanOrEqual(200);
-    expect(preflight.status, 'preflight status').toBeLessThan(300);
-    expect([origin, '*']).toContain(preflight.headers['access-control-allow-origin']);
-    const allowed = String(preflight.headers['access-control-allow-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
-    for (const header of CMCD_HEADERS) expect(allowed, `Access-Control-Allow-Headers has ${header}`).toContain(header);
-    const get = await fetchOn(agent, `/media/${WARM_FILE}`, { headers: { origin } });
-    expect(get.status).toBe(200);
-    expect([origin, '*']).toContain(get.headers['access-control-allow-origin']);
-    const exposed = String(get.headers['access-control-expose-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
-    expect(exposed, 'Access-Control-Expose-Headers').toContain('server-timing');
-  } finally {
-    agent.destroy();
-  }
-});
+
+    test.afterAll(async () => {
+      if (server && server.exitCode === null) {
+        const exited = new Promise((resolve) => server!.once('exit', resolve));
+        server.kill('SIGTERM');
+        await exited;
+      }
+      await app?.remove();
+    });
+
+    test('the README install gives the server the packed packages, without ffmpeg', () => {
+      for (const name of ['sammy-pacing-express', 'sammy-pacing-protocol', 'express', 'koffi']) {
+        expect(isInstalledCopy(app!, name), `${name} installed`).toBe(true);
+      }
+      if (version) {
+        const installed = JSON.parse(readFileSync(join(app!.dir, 'node_modules', 'express', 'package.json'), 'utf8')) as PackageJson;
+        expect(installed.version, 'the pinned Express').toBe(version);
+      }
+      expect(isInstalledCopy(app!, '@ffmpeg-installer/ffmpeg'), 'ffmpeg must not come with the middleware').toBe(false);
+    });
+
+    test('strict tsc compiles the README snippet and every server entry point, and the server starts', async () => {
+      await app!.bin('tsc', []);
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      // The snippet as printed reads PORT; no other change.
+      server = spawn(process.execPath, ['dist/server.js'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
+      server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
+      await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
+    });
+
+    test('a paced GET arrives at its rtp (±10 %) on a warm connection; the same file unpaced is far faster', async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const warm = await fetchOn(base, agent, `/media/${WARM_FILE}`);
+        expect(warm.status).toBe(200);
+        const paced = await fetchOn(base, agent, `/media/${LARGE_FILE}?CMCD=${encodeURIComponent(`rtp=${RTP_KBPS}`)}`);
+        expect(paced.status, serverOutput).toBe(200);
+        expect(paced.bytes).toBe(LARGE_BYTES);
+        const report = parseServerTiming(String(paced.headers['server-timing'] ?? ''));
+        expect(report.requestedRtpKbps).toBe(RTP_KBPS);
+        expect(report.appliedPaceKbps).toBe(RTP_KBPS);
+        expect(report.mechanism).toBe('kernel');
+        const achievedKbps = (paced.bytes * 8) / paced.ms;
+        expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeGreaterThan(0.9);
+        expect(achievedKbps / RTP_KBPS, `achieved ${achievedKbps.toFixed(0)} kbps for rtp ${RTP_KBPS}`).toBeLessThan(1.1);
+        // Same connection, no rtp: the pace must not stick.
+        const unpaced = await fetchOn(base, agent, `/media/${LARGE_FILE}`);
+        expect(unpaced.bytes).toBe(LARGE_BYTES);
+        expect(parseServerTiming(String(unpaced.headers['server-timing'] ?? '')).mechanism).toBe('none');
+        expect(unpaced.ms, 'unpaced transfer time vs paced').toBeLessThan(paced.ms / 3);
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    test('a cross-origin preflight with CMCD headers is answered, and the GET exposes Server-Timing', async () => {
+      const agent = new Agent({ keepAlive: false });
+      try {
+        const origin = 'http://player.example';
+        const preflight = await fetchOn(base, agent, `/media/${WARM_FILE}`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': CMCD_HEADERS.join(',') },
+        });
+        expect(preflight.status, 'preflight status').toBeGreaterThanOrEqual(200);
+        expect(preflight.status, 'preflight status').toBeLessThan(300);
+        expect([origin, '*']).toContain(preflight.headers['access-control-allow-origin']);
+        const allowed = String(preflight.headers['access-control-allow-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+        for (const header of CMCD_HEADERS) expect(allowed, `Access-Control-Allow-Headers has ${header}`).toContain(header);
+        const get = await fetchOn(base, agent, `/media/${WARM_FILE}`, { headers: { origin } });
+        expect(get.status).toBe(200);
+        expect([origin, '*']).toContain(get.headers['access-control-allow-origin']);
+        const exposed = String(get.headers['access-control-expose-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+        expect(exposed, 'Access-Control-Expose-Headers').toContain('server-timing');
+      } finally {
+        agent.destroy();
+      }
+    });
+  });
+}

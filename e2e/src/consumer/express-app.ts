@@ -1,7 +1,8 @@
 /**
- * A user's Express 5 server in TypeScript: the middleware README's snippet verbatim as src/server.ts,
- * compiled by strict `tsc` (Node's module resolution) and run with `node`, serving a few segment
- * files from ./media as the snippet's `express.static('media')` expects.
+ * A user's Express server in TypeScript (Express 5, or Express 4 at the floor of the middleware's peer
+ * range): the middleware README's snippet verbatim as src/server.ts, compiled by strict `tsc` (Node's
+ * module resolution) and run with `node`, serving a few segment files from ./media as the snippet's
+ * `express.static('media')` expects.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -52,9 +53,14 @@ export const WARM_FILE = 'video/warm.m4s';
 export const LARGE_FILE = 'video/seg-1.m4s';
 export const LARGE_BYTES = 3_000_000;
 
-export function expressAppFiles(snippet: string, entryPoints: readonly string[]): Record<string, string | Uint8Array> {
+/**
+ * `expressTypes`: the app's `@types/express` range, which must match the Express it installs (Express 4
+ * has its own typings, `^4.17`).
+ */
+export function expressAppFiles(snippet: string, entryPoints: readonly string[], expressTypes = PACKAGE_JSON.devDependencies['@types/express']): Record<string, string | Uint8Array> {
+  const manifest = { ...PACKAGE_JSON, devDependencies: { ...PACKAGE_JSON.devDependencies, '@types/express': expressTypes } };
   return {
-    'package.json': JSON.stringify(PACKAGE_JSON, null, 2) + '\n',
+    'package.json': JSON.stringify(manifest, null, 2) + '\n',
     'tsconfig.json': JSON.stringify(TSCONFIG, null, 2) + '\n',
     'src/server.ts': snippet,
     // Every entry point of the server-side packages, resolved the way Node resolves them.
