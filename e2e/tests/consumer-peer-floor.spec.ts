@@ -5,9 +5,10 @@
  * install command with the player pinned to the lowest version of that range, in a fresh project
  * outside the repository, the README's snippet verbatim as src/main.ts; strict `tsc` against that
  * player's types, `vite build`, and the built app plays in Chromium, sending as `rtp` the pace it
- * printed, which the origin applies. A failure here means the peer range claims too much.
+ * printed, which the origin applies; then the same in pace-only mode. A failure here means the peer
+ * range claims too much.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { minVersion } from 'semver';
@@ -44,6 +45,23 @@ function peerFloor(adapter: PackageJson, player: string): string {
 }
 
 /**
+ * The README snippet in pace-only mode: the player's own ABR picks, Sammy paces. Pace-only leans on
+ * more of the player (its ABR's settings and rules) than Sammy's own choice does, so it is run at the
+ * floor too: `attach(x)` becomes `attach(x, { mode: paceOnly })`, imported from `<adapter>/pace-only`.
+ */
+function paceOnlySnippet(snippet: string, adapter: string): string {
+  const calls = [...snippet.matchAll(/(?<![.\w])attach\((\w+)\)/g)];
+  expect(calls, 'one attach(player) call in the README snippet').toHaveLength(1);
+  const adapterImport = new RegExp(`^import .* from '${adapter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}';$`, 'm');
+  expect(snippet, `the snippet imports ${adapter}`).toMatch(adapterImport);
+  const transformed = snippet
+    .replace(calls[0]![0], `attach(${calls[0]![1]}, { mode: paceOnly })`)
+    .replace(adapterImport, (line) => `${line}\nimport { paceOnly } from '${adapter}/pace-only';`);
+  // The handle says which mode it runs in: printed, so the test sees pace-only really ran.
+  return transformed + "\nconsole.log('mode: ' + sammy.mode);\n";
+}
+
+/**
  * `tsc -p types-check` checks the adapter's declarations without skipLibCheck, so it also checks the
  * player's own; an old player's declarations may not pass (dash.js 5.0.0's `export =` under ESM, its
  * `Buffer`). Those are the player's errors, which a user's app never sees (the template skips lib
@@ -68,6 +86,7 @@ for (const { player, adapter, readme, plays } of APPS) {
     test.describe.configure({ mode: 'serial' });
     let app: TempApp | undefined;
     let floor = '';
+    let snippet = '';
 
     test.beforeAll(async () => {
       test.setTimeout(300_000);
@@ -75,7 +94,9 @@ for (const { player, adapter, readme, plays } of APPS) {
       const adapterPackage = packages.find((p) => p.manifest.name === adapter);
       expect(adapterPackage, `${adapter} is a publishable workspace`).toBeDefined();
       floor = peerFloor(adapterPackage!.manifest, player);
-      const { appCommands, snippet } = await readme();
+      const instructions = await readme();
+      const { appCommands } = instructions;
+      snippet = instructions.snippet;
       await packPackages();
       const args = installArgsFromReadme(appCommands);
       expect(args.filter((arg) => arg === player), `the README installs ${player} by its bare name`).toHaveLength(1);
@@ -110,6 +131,21 @@ for (const { player, adapter, readme, plays } of APPS) {
       try {
         origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic' });
         await expectAppPlaysPaced(page, origin.url, plays);
+      } finally {
+        await origin?.close();
+      }
+    });
+
+    test('in pace-only mode too: strict tsc, vite build, and the app plays paced', async ({ page }) => {
+      test.setTimeout(120_000);
+      writeFileSync(join(app!.dir, 'src', 'main.ts'), paceOnlySnippet(snippet, adapter));
+      await app!.bin('tsc', []);
+      await app!.bin('vite', ['build', '--outDir', 'dist-pace-only']);
+      let origin: RunningOrigin | undefined;
+      try {
+        origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist-pace-only`, congestionControl: 'cubic' });
+        const { printed } = await expectAppPlaysPaced(page, origin.url, plays);
+        expect(printed, 'the handle printed its mode').toContain('mode: pace-only');
       } finally {
         await origin?.close();
       }
