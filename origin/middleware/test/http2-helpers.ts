@@ -114,24 +114,50 @@ export interface H2Fetched {
   rateKbps: number;
 }
 
+export interface H2ResetResult {
+  /** Body bytes the client's stream had received (its `data` events) when it reset the stream. */
+  received: number;
+  /** The client socket's `bytesRead` at that moment: what arrives after it is what was in flight. */
+  socketBytesAtReset: number;
+}
+
 /**
  * One stream on `session`, reset by the client (RST_STREAM CANCEL, as a player aborting its download)
- * once more than `afterBytes` of its body have arrived; resolves with the bytes received.
+ * once more than `afterBytes` of its body have arrived; resolves with what had arrived then.
  */
-export function h2Reset(session: ClientHttp2Session, path: string, afterBytes: number): Promise<number> {
+export function h2Reset(session: ClientHttp2Session, path: string, afterBytes: number): Promise<H2ResetResult> {
   return new Promise((resolve, reject) => {
     const stream = session.request({ ':path': path });
     let got = 0;
+    let reset = false;
     stream.on('data', (d: Buffer) => {
       got += d.length;
-      if (got > afterBytes) {
+      if (got > afterBytes && !reset) {
+        reset = true;
+        const socketBytesAtReset = session.socket.bytesRead;
         stream.close(0x8); // CANCEL
-        resolve(got);
+        resolve({ received: got, socketBytesAtReset });
       }
     });
     stream.on('error', reject);
     stream.end();
   });
+}
+
+/**
+ * Waits until nothing more arrives on the client's socket (its `bytesRead` unchanged for `quietMs`),
+ * and returns its `bytesRead`: after a reset, what the server had in flight has then landed.
+ */
+export async function h2SocketQuiet(session: ClientHttp2Session, quietMs = 300, timeoutMs = 10_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  let last = session.socket.bytesRead;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const now = session.socket.bytesRead;
+    if (now === last) return now;
+    if (performance.now() > deadline) throw new Error(`the client socket still receives after ${timeoutMs} ms`);
+    last = now;
+  }
 }
 
 /** One stream on `session`; resolves when its body has arrived. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientHttp2Session } from 'node:http2';
 import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
-import { h2Connect, h2Get, h2Reset, sendGateAt, startH2Origin, type H2Origin } from './http2-helpers.js';
+import { h2Connect, h2Get, h2Reset, h2SocketQuiet, sendGateAt, startH2Origin, type H2Origin } from './http2-helpers.js';
 
 const VIDEO_KBPS = 8000;
 const AUDIO_KBPS = 1000;
@@ -138,7 +138,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     try {
       await h2Get(s, '/media/test/warm.m4s');
       // CANCEL, as a browser's player aborting its download on a seek, once a send buffer would be full.
-      const received = await h2Reset(s, `${long}?${cmcd(VIDEO_KBPS, 'v')}`, 600_000);
+      const { received } = await h2Reset(s, `${long}?${cmcd(VIDEO_KBPS, 'v')}`, 600_000);
       const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
       expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
       expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
@@ -205,15 +205,22 @@ describe('HTTP/2: bad input, aborts and floods', () => {
   it('RST_STREAM mid-transfer: the record says aborted, never more bytes than the client got plus what was in flight', async () => {
     // Node's 64 KB windows keep the stream mid-transfer at the HTTP/2 level when it is reset.
     const session = await h2Connect(origin, { nodeWindows: true });
-    const received = await h2Reset(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`, 200_000);
-    // The same session serves on.
-    const after = await h2Get(session, '/media/test/manifest.mpd');
-    expect(after.status).toBe(200);
+    const { received, socketBytesAtReset } = await h2Reset(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`, 200_000);
     await waitFor(() => origin.pacing.records.list().some((r) => r.path === video && r.aborted), 10_000);
     const record = origin.pacing.records.list().find((r) => r.path === video && r.aborted)!;
     expect(record).toMatchObject({ endReason: 'closed', aborted: true, bytesExact: false, httpVersion: '2' });
-    expect(record.bytes).toBeLessThanOrEqual(received);
+    // In flight: what reached the client's socket after the reset, frames and all (nothing else was
+    // requested meanwhile), which its HTTP/2 layer then dropped. The record's lower bound counts bytes
+    // that left the server and were acknowledged, so it may include them, never more: Node 26's server
+    // reads its last acknowledgement later than Node 20–24's and counts up to ~7 KB past `received`.
+    // Here the whole body written (256 KB) reaches the client, so this bound cannot see bytes counted
+    // while still in the server; test (2) above bounds what a reset stream had handed the connection.
+    const inFlight = (await h2SocketQuiet(session)) - socketBytesAtReset;
+    expect(record.bytes, `${received} B received + ${inFlight} B in flight`).toBeLessThanOrEqual(received + inFlight);
     expect(record.bytesWritten).toBeGreaterThanOrEqual(record.bytes);
+    // The same session serves on.
+    const after = await h2Get(session, '/media/test/manifest.mpd');
+    expect(after.status).toBe(200);
     session.close();
   });
 
