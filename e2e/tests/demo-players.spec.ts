@@ -100,15 +100,21 @@ for (const player of DEMO_PLAYERS) {
     const log = await watched.log();
     expect(log.playerErrors).toEqual([]);
     expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
-    const segments = requests.filter((r) => r.isSegment);
+    const pairs = pairRequests(requests, log);
     for (const [i, { mode, at }] of switches.entries()) {
       const until = switches[i + 1]?.at ?? Infinity;
-      const seen = segments.filter((r) => r.time > at && r.time <= until);
+      const seenPairs = pairs.filter(({ request: r }) => r.time > at && r.time <= until);
+      const seen = seenPairs.map(({ request }) => request);
       const first = seen.findIndex((r) => transport(r) === mode);
       expect(first, `first ${mode}-mode segment request after the switch (${seen.map(transport).join(' ')})`).toBeGreaterThanOrEqual(0);
       expect(first, `segment requests built before the switch to ${mode} (${seen.map(transport).join(' ')})`).toBeLessThanOrEqual(BUILT_BEFORE_SWITCH);
       const after = seen.slice(first);
-      for (const r of after) {
+      // A request the adapter decided on before the switch may leave after a newer one (audio and
+      // video are built concurrently: seen once in six CI runs, an audio request in query mode just
+      // after the first header-mode one); every request decided after the switch is in the new mode.
+      const decidedAfter = seenPairs.filter(({ decision }) => decision.time > at).map(({ request }) => request);
+      expect(decidedAfter.length, `segment requests decided after the switch to ${mode}`).toBeGreaterThanOrEqual(2);
+      for (const r of decidedAfter) {
         expect(transport(r), `CMCD transport of ${r.url} after the switch to ${mode}`).toBe(mode);
         // The player's own keys moved with rtp: its session id is still there, in the new transport.
         expect(r.cmcd.data?.sid, `the player's sid on ${r.path} (${mode})`).toBeTruthy();
@@ -117,7 +123,7 @@ for (const player of DEMO_PLAYERS) {
       expect(after.filter((r) => r.rtp !== undefined).length, `paced segments in ${mode} mode`).toBeGreaterThanOrEqual(2);
     }
     // Across both switches, every rtp on the wire is the pace the adapter reported for that request.
-    const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log);
+    const { paced } = expectRtpFollowsPlayback(pairs, log);
     expect(paced.length).toBeGreaterThan(0);
     expect(watched.consoleErrors).toEqual([]);
   });
