@@ -8,9 +8,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { DEFAULT_HLS_MASTER_PATH } from 'sammy-pacing-protocol';
-import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
 import { readHlsjsReadme } from '../src/consumer/hlsjs-readme.js';
-import { expectAppPlaysPaced } from '../src/consumer/plays-paced.js';
+import { expectServedAppPlaysPaced } from '../src/consumer/plays-paced.js';
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages } from '../src/consumer/packages.js';
 import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { viteAppFiles } from '../src/consumer/vite-app.js';
@@ -54,13 +53,7 @@ test('strict tsc passes on the README snippet and on every entry point it instal
 
 test('the built app plays the HLS playlists in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({ page }) => {
   test.setTimeout(120_000);
-  let origin: RunningOrigin | undefined;
-  try {
-    origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic' });
-    const { watched } = await expectAppPlaysPaced(page, origin.url);
-    const master = watched.requests.find((r) => r.path === DEFAULT_HLS_MASTER_PATH);
-    expect(master?.cmcd.data, "the HLS playlist was loaded, with hls.js's CMCD").toMatchObject({ ot: 'm' });
-  } finally {
-    await origin?.close();
-  }
+  const { watched } = await expectServedAppPlaysPaced(page, `${app!.dir}/dist`);
+  const master = watched.requests.find((r) => r.path === DEFAULT_HLS_MASTER_PATH);
+  expect(master?.cmcd.data, "the HLS playlist was loaded, with hls.js's CMCD").toMatchObject({ ot: 'm' });
 });

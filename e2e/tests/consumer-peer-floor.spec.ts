@@ -8,14 +8,12 @@
  * printed, which the origin applies; then the same in pace-only mode. A failure here means the peer
  * range claims too much.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { minVersion } from 'semver';
-import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
-import { expectAppPlaysPaced, type PlaysPacedOptions } from '../src/consumer/plays-paced.js';
-import { entryPoints, installArgsFromReadme, packPackages, publishablePackages, tarballName, type PackageJson } from '../src/consumer/packages.js';
-import { createTempApp, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
+import { expectServedAppPlaysPaced, type PlaysPacedOptions } from '../src/consumer/plays-paced.js';
+import { entryPoints, installArgsFromReadme, packPackages, peerFloor, pinInstallArg, publishablePackages, tarballName } from '../src/consumer/packages.js';
+import { createTempApp, installedVersion, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { readDashjsReadme, viteAppFiles } from '../src/consumer/vite-app.js';
 import { readHlsjsReadme } from '../src/consumer/hlsjs-readme.js';
 import { readShakaReadme } from '../src/shaka/consumer.js';
@@ -34,15 +32,6 @@ const APPS: readonly FloorApp[] = [
   { player: 'shaka-player', adapter: 'sammy-pacing-shaka', readme: readShakaReadme, plays: { aborts: true } },
   { player: 'hls.js', adapter: 'sammy-pacing-hlsjs', readme: readHlsjsReadme },
 ];
-
-/** The lowest player version the adapter's package.json accepts. */
-function peerFloor(adapter: PackageJson, player: string): string {
-  const range = adapter.peerDependencies?.[player];
-  if (!range) throw new Error(`${adapter.name} has no peer dependency on ${player}`);
-  const floor = minVersion(range);
-  if (!floor) throw new Error(`${adapter.name}'s peer range for ${player} (${range}) has no lowest version`);
-  return floor.version;
-}
 
 /**
  * The README snippet in pace-only mode: the player's own ABR picks, Sammy paces. Pace-only leans on
@@ -99,14 +88,12 @@ for (const { player, adapter, readme, plays } of APPS) {
       snippet = instructions.snippet;
       await packPackages();
       const args = installArgsFromReadme(appCommands);
-      expect(args.filter((arg) => arg === player), `the README installs ${player} by its bare name`).toHaveLength(1);
-      const pinned = args.map((arg) => (arg === player ? `${player}@${floor}` : arg));
       const browserEntryPoints = packages
         .filter((p) => args.some((arg) => arg.endsWith(`/${tarballName(p.manifest)}`)))
         .flatMap((p) => entryPoints(p.manifest));
       expect(browserEntryPoints).toContain(adapter);
       app = await createTempApp(`floor-${player.replace(/\W+/g, '')}`, viteAppFiles(snippet, browserEntryPoints));
-      await npmInstall(app, pinned);
+      await npmInstall(app, pinInstallArg(args, player, floor));
     });
 
     test.afterAll(async () => {
@@ -114,8 +101,7 @@ for (const { player, adapter, readme, plays } of APPS) {
     });
 
     test(`the app has ${player} at the floor of the peer range`, () => {
-      const manifest = JSON.parse(readFileSync(join(app!.dir, 'node_modules', player, 'package.json'), 'utf8')) as PackageJson;
-      expect(manifest.version).toBe(floor);
+      expect(installedVersion(app!, player)).toBe(floor);
     });
 
     test('strict tsc passes on the README snippet and the entry points against that player, and vite build succeeds', async () => {
@@ -127,13 +113,7 @@ for (const { player, adapter, readme, plays } of APPS) {
 
     test('the built app plays in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({ page }) => {
       test.setTimeout(120_000);
-      let origin: RunningOrigin | undefined;
-      try {
-        origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic' });
-        await expectAppPlaysPaced(page, origin.url, plays);
-      } finally {
-        await origin?.close();
-      }
+      await expectServedAppPlaysPaced(page, `${app!.dir}/dist`, plays);
     });
 
     test('in pace-only mode too: strict tsc, vite build, and the app plays paced', async ({ page }) => {
@@ -141,14 +121,8 @@ for (const { player, adapter, readme, plays } of APPS) {
       writeFileSync(join(app!.dir, 'src', 'main.ts'), paceOnlySnippet(snippet, adapter));
       await app!.bin('tsc', []);
       await app!.bin('vite', ['build', '--outDir', 'dist-pace-only']);
-      let origin: RunningOrigin | undefined;
-      try {
-        origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist-pace-only`, congestionControl: 'cubic' });
-        const { printed } = await expectAppPlaysPaced(page, origin.url, plays);
-        expect(printed, 'the handle printed its mode').toContain('mode: pace-only');
-      } finally {
-        await origin?.close();
-      }
+      const { printed } = await expectServedAppPlaysPaced(page, `${app!.dir}/dist-pace-only`, plays);
+      expect(printed, 'the handle printed its mode').toContain('mode: pace-only');
     });
   });
 }

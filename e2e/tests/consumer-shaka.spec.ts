@@ -7,8 +7,7 @@
  * it printed, which the origin applies.
  */
 import { expect, test } from '@playwright/test';
-import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
-import { expectAppPlaysPaced } from '../src/consumer/plays-paced.js';
+import { expectServedAppPlaysPaced } from '../src/consumer/plays-paced.js';
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages } from '../src/consumer/packages.js';
 import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { viteAppFiles } from '../src/consumer/vite-app.js';
@@ -54,11 +53,5 @@ test('strict tsc passes on the README snippet and on the adapter’s entry point
 
 test('the built app plays in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({ page }) => {
   test.setTimeout(120_000);
-  let origin: RunningOrigin | undefined;
-  try {
-    origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic' });
-    await expectAppPlaysPaced(page, origin.url, { aborts: true });
-  } finally {
-    await origin?.close();
-  }
+  await expectServedAppPlaysPaced(page, `${app!.dir}/dist`, { aborts: true });
 });

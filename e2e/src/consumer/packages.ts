@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { minVersion } from 'semver';
 import { REPO_ROOT } from '../repo-root.js';
 import { run } from './process.js';
 
@@ -108,4 +109,19 @@ export function installArgsFromReadme(commands: readonly string[]): string[] {
       if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(@[^\s/]+)?$/.test(arg)) throw new Error(`unexpected argument in the README's install command: ${arg}`);
       return arg;
     });
+}
+
+/** The lowest version of `dependency` that a package's peer range accepts (`^5.0.0` → 5.0.0). */
+export function peerFloor(manifest: PackageJson, dependency: string): string {
+  const range = manifest.peerDependencies?.[dependency];
+  if (!range) throw new Error(`${manifest.name} has no peer dependency on ${dependency}`);
+  const floor = minVersion(range);
+  if (!floor) throw new Error(`${manifest.name}'s peer range for ${dependency} (${range}) has no lowest version`);
+  return floor.version;
+}
+
+/** A README's install arguments with the one bare `name` among them pinned to `version`. */
+export function pinInstallArg(args: readonly string[], name: string, version: string): string[] {
+  if (args.filter((arg) => arg === name).length !== 1) throw new Error(`the README's install command must name ${name} once, bare: ${args.join(' ')}`);
+  return args.map((arg) => (arg === name ? `${name}@${version}` : arg));
 }

@@ -5,6 +5,7 @@
  * it unpaced; the printed pace in the playing phase, which the origin applied in the kernel.
  */
 import { expect, type Page } from '@playwright/test';
+import { startOrigin, type StartOriginOptions } from '@sammy/origin-server';
 import { clampPaceKbps } from 'sammy-pacing-protocol';
 import { cmcdProblems, watchPage, type WatchedPage } from '../session.js';
 
@@ -84,4 +85,22 @@ export async function expectAppPlaysPaced(page: Page, originUrl: string, options
   }
   expect(watched.consoleErrors).toEqual([]);
   return { watched, printed };
+}
+
+/**
+ * Serves a built app's folder (`siteDir`) with the test ladder at /media/ from a reference origin of
+ * its own, checks it as `expectAppPlaysPaced` does, and closes the origin.
+ */
+export async function expectServedAppPlaysPaced(
+  page: Page,
+  siteDir: string,
+  options: PlaysPacedOptions = {},
+  origin: StartOriginOptions = {},
+): Promise<{ watched: WatchedPage; printed: string[] }> {
+  const served = await startOrigin({ port: 0, host: '127.0.0.1', siteDir, congestionControl: 'cubic', ...origin });
+  try {
+    return await expectAppPlaysPaced(page, served.url, options);
+  } finally {
+    await served.close();
+  }
 }

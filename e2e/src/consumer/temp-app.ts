@@ -2,7 +2,7 @@
  * A fresh project outside the repository (so nothing resolves through the workspace), installed from
  * the registry and the packed tarballs only, as a user's app would be.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,4 +44,9 @@ export function isInstalledCopy(app: TempApp, name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The version of the app's installed copy of a package. */
+export function installedVersion(app: TempApp, name: string): string {
+  return (JSON.parse(readFileSync(join(app.dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
