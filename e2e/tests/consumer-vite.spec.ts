@@ -7,8 +7,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
-import { devCertificate, startOrigin, type RunningOrigin } from '@sammy/origin-server';
-import { expectAppPlaysPaced } from '../src/consumer/plays-paced.js';
+import { devCertificate } from '@sammy/origin-server';
+import { expectServedAppPlaysPaced } from '../src/consumer/plays-paced.js';
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages, tarballName } from '../src/consumer/packages.js';
 import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { readDashjsReadme, viteAppFiles } from '../src/consumer/vite-app.js';
@@ -60,12 +60,7 @@ test('strict tsc passes on the README snippet and on every browser entry point, 
 test('the built app plays in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({ page }) => {
   test.setTimeout(120_000);
   // The app's dist as the site, the test ladder at /media/ (the snippet's manifest path).
-  const origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic' });
-  try {
-    await expectAppPlaysPaced(page, origin.url);
-  } finally {
-    await origin.close();
-  }
+  await expectServedAppPlaysPaced(page, `${app!.dir}/dist`);
 });
 
 test('the same over HTTPS with HTTP/2: one connection, its pace never below a segment\'s rtp', async ({ page }) => {
@@ -73,10 +68,5 @@ test('the same over HTTPS with HTTP/2: one connection, its pace never below a se
   // The global setup's development certificate, which this file's Chromium trusts by its SPKI hash.
   const tls = await devCertificate();
   expect(tls.spkiHash, 'the certificate Chromium was told to trust').toBe(h2SpkiHash());
-  const origin = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: `${app!.dir}/dist`, congestionControl: 'cubic', tls });
-  try {
-    await expectAppPlaysPaced(page, origin.url, { shared: true });
-  } finally {
-    await origin.close();
-  }
+  await expectServedAppPlaysPaced(page, `${app!.dir}/dist`, { shared: true }, { tls });
 });
