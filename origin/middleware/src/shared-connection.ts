@@ -30,6 +30,12 @@ const MIN_POLL_MS = 2;
 const MAX_POLL_MS = 250;
 const MAX_PROGRESS_CHECK_MS = 5000;
 const PROGRESS_CHECKS_PER_TIMEOUT = 8;
+/**
+ * How long a stream's buffered bytes must sit unmoved while the connection has nothing else to send
+ * before the send gate counts them as held by the client's flow control. With the kernel's queue
+ * empty, Node hands a stream's bytes to the socket within one turn of the event loop.
+ */
+const FLOW_BLOCKED_MS = 20;
 
 /** What the compatibility API's response exposes of its stream. */
 interface StreamResponse extends ServerResponse {
@@ -56,6 +62,10 @@ export class StreamDelivery {
   recorded = false;
   /** Its body, while it waits at the send gate (SharedConnection.hold). */
   held: HeldResponse | undefined;
+  /** Bytes that had left its buffer when the send gate last looked, and since when they have not moved with the kernel idle. */
+  #leftSeen = -1;
+  #unmovedSince: number | undefined;
+  #flowBlocked = false;
 
   constructor(res: ServerResponse, onRecord: (fields: TrackedFields) => void) {
     this.res = res as StreamResponse;
@@ -80,6 +90,26 @@ export class StreamDelivery {
   /** Bytes still in Node for this stream (flow control, or not yet framed). */
   get buffered(): number {
     return this.res.stream?.bufferSize ?? 0;
+  }
+
+  /**
+   * Whether the client's HTTP/2 flow control holds this stream's buffered bytes (it stopped reading
+   * it: a media element whose cache is full, a paused reader): they have not moved while the
+   * connection's kernel queue was empty (`kernelIdle`), when nothing but the stream's window can
+   * keep Node from sending them. Cleared as soon as any of them leaves.
+   */
+  flowBlocked(kernelIdle: boolean, now: number): boolean {
+    const buffered = this.buffered;
+    const left = this.bytes - buffered;
+    if (buffered === 0 || left !== this.#leftSeen) {
+      this.#leftSeen = left;
+      this.#unmovedSince = undefined;
+      this.#flowBlocked = false;
+    } else if (!this.#flowBlocked && kernelIdle) {
+      this.#unmovedSince ??= now;
+      this.#flowBlocked = now - this.#unmovedSince >= FLOW_BLOCKED_MS;
+    }
+    return this.#flowBlocked;
   }
 
   end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined, endAt: number = performance.now()): void {
@@ -233,15 +263,22 @@ export class SharedConnection {
     for (const d of this.#streams) d.held?.wake();
   }
 
-  /** Bytes of the connection not yet sent: in the kernel (SIOCOUTQNSD), in Node's TLS buffer and in this middleware's streams. */
+  /**
+   * Bytes of the connection not yet sent: in the kernel (SIOCOUTQNSD), in Node's TLS buffer and in this
+   * middleware's streams — but not a stream's bytes the client's flow control holds (it stopped reading
+   * that stream). Those cannot reach the kernel until it reads again; counted, one unread stream with a
+   * gate's worth buffered would hold every other body on the session for as long as it stays unread.
+   */
   #unsentBytes(): number {
-    let unsent = this.#socketBuffered();
-    for (const d of this.#streams) unsent += d.buffered;
+    let socket = this.#socketBuffered();
     try {
-      unsent += this.conn.unsentQueue() ?? 0;
+      socket += this.conn.unsentQueue() ?? 0;
     } catch {
       // No ioctl: Node's queues are all that is known.
     }
+    const now = performance.now();
+    let unsent = socket;
+    for (const d of this.#streams) if (!d.flowBlocked(socket === 0, now)) unsent += d.buffered;
     return unsent;
   }
 

@@ -224,6 +224,56 @@ describe('HTTP/2: bad input, aborts and floods', () => {
     session.close();
   });
 
+  it("a stream its client stops reading holds only itself: the session's other responses go on at the pace, and it completes once read again", async () => {
+    // Node's 64 KB windows: the server soon holds bytes of the unread stream that it may not send.
+    const session = await h2Connect(origin, { nodeWindows: true });
+    try {
+      await h2Get(session, '/media/test/warm.m4s');
+      const unread = session.request({ ':path': `${long}?${cmcdQuery(VIDEO_KBPS)}` });
+      let got = 0;
+      let paused = false;
+      let serverTiming: unknown;
+      unread.on('response', (headers) => (serverTiming = headers['server-timing']));
+      const ended = new Promise<void>((resolve, reject) => {
+        unread.on('end', resolve);
+        unread.on('error', reject);
+      });
+      unread.on('data', (d: Buffer) => {
+        got += d.length;
+        if (got > 100_000 && !paused) {
+          paused = true;
+          unread.pause();
+        }
+      });
+      unread.end();
+      await waitFor(() => paused, 10_000);
+      // Its window spent, the rest of what the server handed it waits in Node.
+      await sleep(500);
+      const pacedMs = (bodyBytesFor(VIDEO_KBPS) * 8) / VIDEO_KBPS;
+      const other = await Promise.race([
+        h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`),
+        sleep(3 * pacedMs).then(() => undefined),
+      ]);
+      expect(other, `a paced segment on the same session within 3× its ${pacedMs} ms at the pace, the other stream unread`).toBeDefined();
+      expect(other!.status).toBe(200);
+      expect(other!.bytes).toBe(bodyBytesFor(VIDEO_KBPS));
+      expect(other!.rateKbps, 'still paced').toBeLessThanOrEqual(VIDEO_KBPS * (1 + PACING_TOLERANCE));
+      const manifest = await h2Get(session, '/media/test/manifest.mpd');
+      expect(manifest.status).toBe(200);
+      // Read again, the unread stream gets the rest of its body, and its record says so.
+      const id = parseServerTiming(String(serverTiming)).recordId;
+      expect(id, 'Server-Timing carries the record id').toBeTypeOf('number');
+      unread.resume();
+      await ended;
+      expect(got).toBe(bodyBytesFor(VIDEO_KBPS, 4));
+      await waitFor(() => origin.pacing.records.list().some((r) => r.id === id), 10_000);
+      expect(origin.pacing.records.list().find((r) => r.id === id)).toMatchObject({ endReason: 'delivered', aborted: false, bytes: bodyBytesFor(VIDEO_KBPS, 4) });
+    } finally {
+      // Not close(): a failed case leaves the unread stream open, and close() would wait for it.
+      session.destroy();
+    }
+  });
+
   it('a client that opens 1000 streams at once: the server serves it and others, and tracks nothing afterwards', async () => {
     const flood = await h2Connect(origin);
     const results = await Promise.allSettled(Array.from({ length: 1000 }, () => h2Get(flood, `/media/test/manifest.mpd?${cmcdQuery(4000)}`)));
