@@ -162,6 +162,9 @@ export class SharedConnection {
     this.#log = log;
     this.#onIdle = onIdle;
     // The fd is gone once the socket closes: read the last acknowledgement while it is still open.
+    // The client's FIN (or reset) arrives first, acknowledging all it got: a response it got whole
+    // just before it went is delivered, not cut off (the last poll may be a while back).
+    for (const event of ['end', 'error'] as const) socket.prependListener(event, () => this.#poll());
     session.once('close', () => this.#close());
     socket.once('close', () => this.#close());
   }

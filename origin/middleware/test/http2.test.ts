@@ -288,6 +288,18 @@ describe('HTTP/2: bad input, aborts and floods', () => {
     await waitFor(() => origin.pacing.activeResponses === 0, 10_000);
   });
 
+  it('a client that goes the moment its last byte arrives: the response is delivered, every byte', async () => {
+    for (let i = 0; i < 5; i++) {
+      const session = await h2Connect(origin);
+      const res = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`);
+      // At once: the FIN acknowledges everything, and the server must read it before the socket goes.
+      session.destroy();
+      const id = parseServerTiming(String(res.headers['server-timing'])).recordId;
+      await waitFor(() => origin.pacing.records.list().some((r) => r.id === id), 10_000);
+      expect(origin.pacing.records.list().find((r) => r.id === id), `round ${i}`).toMatchObject({ endReason: 'delivered', aborted: false, bytes: res.bytes, bytesExact: true });
+    }
+  });
+
   it('a session that goes away mid-transfer ends its records as closed', async () => {
     const session = await h2Connect(origin);
     const stream = session.request({ ':path': `${video}?${cmcdQuery(VIDEO_KBPS)}` });
