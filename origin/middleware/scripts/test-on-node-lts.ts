@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rsort } from 'semver';
 
 /**
  * Maintenance and active LTS lines at the end of 2026 (the Node that runs npm, 20 in CI,
@@ -30,32 +31,37 @@ const require = createRequire(join(packageDir, 'package.json'));
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
 const cache = resolve(packageDir, '../../node_modules/.cache/node-lts');
 
-interface Packed {
-  version: string;
-  filename: string;
-}
-
-/** The newest release of `line` as a tarball in the cache, unpacked; the path of its `node`. */
-function nodeBinary(line: string): { version: string; node: string } {
-  mkdirSync(cache, { recursive: true });
-  let packed: Packed[];
+/** Runs npm; a failure says what it was fetching and why it may have failed. */
+function npm(args: string[], what: string): string {
   try {
-    const out = execFileSync('npm', ['pack', `${binaryPackage}@${line}`, '--json', '--pack-destination', cache], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    packed = JSON.parse(out) as Packed[];
+    return execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? String(err);
-    throw new Error(`could not fetch Node ${line} as ${binaryPackage}@${line} from the npm registry (is this platform published, is the registry reachable?):\n${stderr.trim()}`);
+    throw new Error(`could not fetch ${what} from the npm registry (is this platform published, is the registry reachable?):\n${stderr.trim()}`);
   }
-  const { version, filename } = packed[0]!;
+}
+
+/**
+ * The newest release of `line`, unpacked in the cache; the path of its `node`. The tarball (50 MB)
+ * is fetched only when that release is not unpacked yet.
+ */
+function nodeBinary(line: string): { version: string; node: string } {
+  const spec = `${binaryPackage}@${line}`;
+  // One version is printed as a string, several as an array in publish order: the newest by semver.
+  const listed = JSON.parse(npm(['view', spec, 'version', '--json'], `Node ${line} as ${spec}`)) as string | string[];
+  const version = rsort(([] as string[]).concat(listed))[0];
+  if (version === undefined) throw new Error(`no release of ${spec} on the npm registry`);
   const dir = join(cache, version);
   const node = join(dir, 'package', 'bin', 'node');
   if (!existsSync(node)) {
+    mkdirSync(cache, { recursive: true });
+    const [{ filename }] = JSON.parse(npm(['pack', `${binaryPackage}@${version}`, '--json', '--pack-destination', cache], `Node ${version}`)) as [{ filename: string }];
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // Only the binary: the rest (headers, npm, docs) is three times its size.
     execFileSync('tar', ['-xzf', join(cache, filename), '-C', dir, 'package/bin/node']);
+    rmSync(join(cache, filename), { force: true });
   }
-  rmSync(join(cache, filename), { force: true });
   const ran = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   if (ran !== `v${version}`) throw new Error(`${node} says it is ${ran}, not v${version}`);
   return { version, node };

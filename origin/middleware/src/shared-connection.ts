@@ -93,12 +93,12 @@ export class StreamDelivery {
   }
 
   /**
-   * Whether the client's HTTP/2 flow control holds this stream's buffered bytes (it stopped reading
-   * it: a media element whose cache is full, a paused reader): they have not moved while the
-   * connection's kernel queue was empty (`kernelIdle`), when nothing but the stream's window can
-   * keep Node from sending them. Cleared as soon as any of them leaves.
+   * Its buffered bytes that the send gate counts: all of them, unless the client's HTTP/2 flow control
+   * holds them (it stopped reading this stream: a media element whose cache is full, a paused reader).
+   * Held means they have not moved while the connection's kernel queue was empty (`kernelIdle`), when
+   * nothing but the stream's window keeps Node from sending them; cleared as soon as any leaves.
    */
-  flowBlocked(kernelIdle: boolean, now: number): boolean {
+  gatedBuffered(kernelIdle: boolean, now: number): number {
     const buffered = this.buffered;
     const left = this.bytes - buffered;
     if (buffered === 0 || left !== this.#leftSeen) {
@@ -109,7 +109,7 @@ export class StreamDelivery {
       this.#unmovedSince ??= now;
       this.#flowBlocked = now - this.#unmovedSince >= FLOW_BLOCKED_MS;
     }
-    return this.#flowBlocked;
+    return this.#flowBlocked ? 0 : buffered;
   }
 
   end(reason: DeliveryEndReason, bytes: number, bytesExact: boolean, info: TcpInfo | undefined, endAt: number = performance.now()): void {
@@ -273,15 +273,16 @@ export class SharedConnection {
    * gate's worth buffered would hold every other body on the session for as long as it stays unread.
    */
   #unsentBytes(): number {
-    let socket = this.#socketBuffered();
+    let queued = this.#socketBuffered();
     try {
-      socket += this.conn.unsentQueue() ?? 0;
+      queued += this.conn.unsentQueue() ?? 0;
     } catch {
       // No ioctl: Node's queues are all that is known.
     }
+    const kernelIdle = queued === 0;
     const now = performance.now();
-    let unsent = socket;
-    for (const d of this.#streams) if (!d.flowBlocked(socket === 0, now)) unsent += d.buffered;
+    let unsent = queued;
+    for (const d of this.#streams) unsent += d.gatedBuffered(kernelIdle, now);
     return unsent;
   }
 

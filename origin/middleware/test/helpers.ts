@@ -155,15 +155,17 @@ export async function warmAgent(origin: Pick<RunningOrigin, 'url'>): Promise<Age
   return agent;
 }
 
-export function cmcdQuery(rtpKbps: number | string): string {
-  return `CMCD=${encodeURIComponent(`rtp=${rtpKbps}`)}`;
+/** A CMCD query parameter carrying `rtp`, and the object type `ot` when given. */
+export function cmcdQuery(rtpKbps: number | string, objectType?: string): string {
+  return `CMCD=${encodeURIComponent(objectType === undefined ? `rtp=${rtpKbps}` : `ot=${objectType},rtp=${rtpKbps}`)}`;
 }
 
 export function relativeError(achieved: number, requested: number): number {
   return Math.abs(achieved / requested - 1);
 }
 
-export function serverConnections(origin: RunningOrigin): Promise<number> {
+/** Open connections of an origin's server (node:http's or node:http2's). */
+export function serverConnections(origin: { server: { getConnections(cb: (err: Error | null, count: number) => void): unknown } }): Promise<number> {
   return new Promise((resolve, reject) => origin.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 }
 

@@ -10,11 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientHttp2Session } from 'node:http2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DELIVERY_END_REASONS, parseServerTiming } from 'sammy-pacing-protocol';
 import { seededRandom } from 'sammy-pacing-protocol/measure';
-import { activeResources, bodyBytesFor, makeMediaDir, PACING_TOLERANCE, waitFor } from './helpers.js';
+import { activeResources, bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, serverConnections, waitFor } from './helpers.js';
 import { h2Connect, h2Get, startH2Origin, type H2Origin } from './http2-helpers.js';
 
 const SEED = 0x4832;
@@ -57,7 +58,6 @@ interface StreamOutcome {
 }
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What a request carries: a CMCD query, a CMCD header, nothing, or nonsense. */
 function requestFor(random: () => number, path: string): { path: string; headers: Record<string, string> } {
@@ -66,13 +66,13 @@ function requestFor(random: () => number, path: string): { path: string; headers
   const ot = path.endsWith('.mpd') ? 'm' : 'v';
   switch (pick(random, ['query', 'query', 'header', 'none', 'absurd', 'malformed'] as const)) {
     case 'query':
-      return { path: `${path}?CMCD=${encodeURIComponent(`ot=${ot},rtp=${rtp}`)}`, headers: {} };
+      return { path: `${path}?${cmcdQuery(rtp, ot)}`, headers: {} };
     case 'header':
       return { path, headers: { 'cmcd-object': `ot=${ot}`, 'cmcd-status': `rtp=${rtp}` } };
     case 'none':
       return { path, headers: {} };
     case 'absurd':
-      return { path: `${path}?CMCD=${encodeURIComponent(`ot=${ot},rtp=1e12`)}`, headers: {} };
+      return { path: `${path}?${cmcdQuery('1e12', ot)}`, headers: {} };
     case 'malformed':
       return { path: `${path}?CMCD=${encodeURIComponent(pick(random, ['rtp=-5', 'rtp=abc', 'rtp', '"', 'x'.repeat(3000)]))}`, headers: {} };
   }
@@ -151,7 +151,7 @@ describe.each(['kernel', 'userspace'] as const)('HTTP/2 fuzz, %s pacing', (mecha
       const outcomes = (await Promise.all(sessions.map((r) => runSession(origin, r)))).flat();
 
       await waitFor(() => origin.pacing.activeResponses === 0, 20_000);
-      await waitFor(() => new Promise<boolean>((resolve) => origin.server.getConnections((_e, n) => resolve(n === 0))), 10_000);
+      await waitFor(async () => (await serverConnections(origin)) === 0, 10_000);
       const records = origin.pacing.records.list().filter((r) => !known.has(r.id));
       expect(records.length, 'one record per request the server saw').toBe(requests - firstRequest);
       expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
@@ -193,7 +193,7 @@ describe.each(['kernel', 'userspace'] as const)('HTTP/2 fuzz, %s pacing', (mecha
       // A fresh session is served and paced as asked.
       const fresh = await h2Connect(origin);
       try {
-        const res = await h2Get(fresh, `/media/test/seg-8000.m4s?CMCD=${encodeURIComponent('ot=v,rtp=8000')}`);
+        const res = await h2Get(fresh, `/media/test/seg-8000.m4s?${cmcdQuery(8000, 'v')}`);
         expect(res.status).toBe(200);
         expect(res.bytes).toBe(bodyBytesFor(8000));
         const timing = parseServerTiming(String(res.headers['server-timing']));

@@ -7,6 +7,7 @@
  * on an idle connection each request's own rtp (or none) decides.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,7 +25,6 @@ const video = `/media/test/seg-${VIDEO_KBPS}.m4s`;
 /** A segment longer than the kernel's paced send buffer (a second at the pace, doubled by the kernel). */
 const long = '/media/test/long.m4s';
 writeFileSync(join(media.dir, 'test', 'long.m4s'), randomBytes(bodyBytesFor(VIDEO_KBPS, 4)));
-const cmcd = (rtp: number, ot: string) => `CMCD=${encodeURIComponent(`ot=${ot},rtp=${rtp}`)}`;
 
 function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryRecord> {
   const id = parseServerTiming(String(serverTiming)).recordId;
@@ -33,7 +33,6 @@ function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryReco
   return waitFor(() => (found = origin.pacing.records.list().find((r) => r.id === id)) !== undefined, 10_000).then(() => found!);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The send gate at the video's pace, bytes, and the time the pace takes to send it. */
 const { bytes: GATE_BYTES, ms: GATE_MS } = sendGateAt(VIDEO_KBPS);
@@ -55,7 +54,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   beforeEach(() => waitFor(() => origin.pacing.activeResponses === 0, 10_000));
 
   it('negotiates h2 and paces a segment at its rtp, reporting the connection pace', async () => {
-    const res = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const res = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     expect(res.status).toBe(200);
     expect(res.bytes).toBe(bodyBytesFor(VIDEO_KBPS));
     expect(relativeError(res.rateKbps, VIDEO_KBPS), `achieved ${res.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
@@ -67,7 +66,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   });
 
   it('(1) a manifest without rtp mid-transfer keeps the pace: the segment still arrives at its rtp', async () => {
-    const segment = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const segment = h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await sleep(300);
     const manifest = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' });
     const seg = await segment;
@@ -83,9 +82,9 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   });
 
   it('(1) a concurrent audio request with a smaller rtp does not throttle the video', async () => {
-    const segment = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const segment = h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await sleep(200);
-    const audio = await h2Get(session, `/media/test/warm.m4s?${cmcd(AUDIO_KBPS, 'a')}`);
+    const audio = await h2Get(session, `/media/test/warm.m4s?${cmcdQuery(AUDIO_KBPS, 'a')}`);
     const seg = await segment;
     expect(parseServerTiming(String(audio.headers['server-timing']))).toMatchObject({
       requestedRtpKbps: AUDIO_KBPS,
@@ -100,15 +99,15 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   });
 
   it('(1) a concurrent request with a larger rtp raises the pace', async () => {
-    const slow = h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    const slow = h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
     await sleep(200);
-    const fast = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const fast = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     expect(parseServerTiming(String(fast.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'raised' } });
     await slow;
   });
 
   it('a busy paced connection still answers at once: a request mid-transfer waits behind the send gate, not a send buffer of the pace', async () => {
-    const segment = h2Get(session, `${long}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const segment = h2Get(session, `${long}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     // Long enough for the kernel's send buffer (a second at the pace) to have filled, without the gate.
     await sleep(700);
     const manifest = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' });
@@ -122,7 +121,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   });
 
   it('(2) a media segment without rtp mid-transfer (a seek; the old download runs on) unpaces the connection', async () => {
-    const old = h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const old = h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await sleep(300);
     const seeked = await h2Get(session, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
     const left = await old;
@@ -138,7 +137,7 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     try {
       await h2Get(s, '/media/test/warm.m4s');
       // CANCEL, as a browser's player aborting its download on a seek, once a send buffer would be full.
-      const { received } = await h2Reset(s, `${long}?${cmcd(VIDEO_KBPS, 'v')}`, 600_000);
+      const { received } = await h2Reset(s, `${long}?${cmcdQuery(VIDEO_KBPS, 'v')}`, 600_000);
       const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
       expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
       expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
@@ -158,23 +157,23 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
   });
 
   it('(3) on an idle connection a request without rtp is unpaced, and a lower rtp applies as asked', async () => {
-    const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const paced = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await recordOf(origin, paced.headers['server-timing']); // delivered: the connection is idle again
     const unpaced = await h2Get(session, '/media/test/seg-40000.m4s');
     expect(parseServerTiming(String(unpaced.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own', concurrent: 0 } });
     expect(unpaced.rateKbps, 'unpaced, far faster than the old pace').toBeGreaterThan(VIDEO_KBPS * 3);
     await recordOf(origin, unpaced.headers['server-timing']);
-    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
     expect(relativeError(lower.rateKbps, 2000), `achieved ${lower.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
   });
 
   it('(3) a response the middleware does not track (served before it) does not keep an old pace alive', async () => {
-    const paced = await h2Get(session, `${video}?${cmcd(VIDEO_KBPS, 'v')}`);
+    const paced = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await recordOf(origin, paced.headers['server-timing']);
     // Still paced at the old rate: its 2 MB sit in the kernel's queue for seconds.
     const untracked = h2Get(session, '/untracked');
     await sleep(200);
-    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcd(2000, 'v')}`);
+    const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
     expect(parseServerTiming(String(lower.headers['server-timing']))).toMatchObject({ appliedPaceKbps: 2000, sharedConnection: { reason: 'own' } });
     await untracked;
   });
@@ -252,7 +251,7 @@ describe('HTTP/2: bad input, aborts and floods', () => {
       const pacedMs = (bodyBytesFor(VIDEO_KBPS) * 8) / VIDEO_KBPS;
       const other = await Promise.race([
         h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`),
-        sleep(3 * pacedMs).then(() => undefined),
+        sleep(3 * pacedMs, undefined),
       ]);
       expect(other, `a paced segment on the same session within 3× its ${pacedMs} ms at the pace, the other stream unread`).toBeDefined();
       expect(other!.status).toBe(200);
