@@ -27,7 +27,7 @@ import {
   type SammyRecordsHandler,
 } from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
-import { answer, serveMedia, serveSite, type Handler } from './static-media.js';
+import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
 import type { TlsCredentials } from './dev-certificate.js';
 
 export { MEDIA_PATH };
@@ -153,6 +153,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     logger: opts.logger,
   });
   const router = Router();
+  router.use(routed(rejectFragments));
   // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
   const records = (opts.serveRecords ?? isLoopbackHost(opts.host ?? DEFAULT_HOST)) ? sammyRecords(pacing.records) : undefined;
   if (records) router.use(routed(records));

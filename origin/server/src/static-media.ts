@@ -2,10 +2,11 @@
  * Static serving for media and the demo site: MIME types, caching, and containment — nothing
  * outside the served directory is ever sent, symlinks included.
  */
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { extname, join, sep } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
+import parseUrl from 'parseurl';
 import serveStatic from 'serve-static';
 
 /** A Connect-style handler on node:http's or node:http2's request and response (Express's router runs either). */
@@ -32,12 +33,20 @@ const MEDIA_TYPES: Record<string, string> = {
 /** realpath errors that mean "no such file": serve-static answers those (404, or falls through). */
 const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
 
+/** The directory index serve-static sends for a directory (its default); none for media. */
+type IndexFile = 'index.html' | undefined;
+
 /** `serve` also when the file is missing: serve-static then answers 404 (or falls through). */
-async function verdict(root: Promise<string>, relative: string): Promise<'serve' | 'forbidden' | 'unreadable'> {
+async function verdict(root: Promise<string>, relative: string, index: IndexFile): Promise<'serve' | 'forbidden' | 'unreadable'> {
   try {
     const base = await root;
-    const real = await realpath(join(base, relative));
-    return real === base || real.startsWith(base + sep) ? 'serve' : 'forbidden';
+    const inside = (real: string) => real === base || real.startsWith(base + sep);
+    // The file send() will open: its `normalize(join(root, '.' + sep + path))`, every link resolved.
+    const real = await realpath(join(base, normalize('.' + sep + relative)));
+    if (!inside(real)) return 'forbidden';
+    // A directory is answered with its index file, which may itself be a link out of the root.
+    if (index !== undefined && (await stat(real)).isDirectory()) return inside(await realpath(join(real, index)).catch(() => real)) ? 'serve' : 'forbidden';
+    return 'serve';
   } catch (err) {
     const code = (err as { code?: string }).code;
     return code !== undefined && NOT_FOUND.has(code) ? 'serve' : 'unreadable';
@@ -47,17 +56,17 @@ async function verdict(root: Promise<string>, relative: string): Promise<'serve'
 /**
  * Refuses (403) a request whose file, every symlink resolved, lies outside `root`: serve-static
  * refuses `..` but follows symlinks, so `evil.m4s -> /etc/passwd` in a media directory would be
- * served. A symlink inside the root to a file inside it is served as usual.
+ * served. A symlink inside the root to a file inside it is served as usual. The path checked is the
+ * one serve-static opens, parsed from the request target the same way (`parseurl`): absolute-form
+ * targets (`GET http://host/media/…`) and anything after a `#` must not make the two disagree.
  */
-export function containedIn(root: string): Handler {
+export function containedIn(root: string, index?: IndexFile): Handler {
   let realRoot: Promise<string> | undefined;
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
     let relative: string;
     try {
-      relative = decodeURIComponent(q < 0 ? url : url.slice(0, q));
+      relative = decodeURIComponent(parseUrl(req as IncomingMessage)?.pathname ?? '/');
     } catch {
       return next(); // malformed encoding: serve-static answers 400
     }
@@ -67,7 +76,7 @@ export function containedIn(root: string): Handler {
       realRoot = undefined;
       throw err;
     }));
-    verdict(rootPromise, relative).then((v) => {
+    verdict(rootPromise, relative, index).then((v) => {
       if (v === 'serve') next();
       else if (v === 'forbidden') answer(res, 403, '403 Forbidden\n');
       // A symlink loop, a directory it may not read: nothing to serve, and no 5xx for it.
@@ -75,6 +84,15 @@ export function containedIn(root: string): Handler {
     }, next);
   };
 }
+
+/**
+ * A request target with a fragment is malformed (RFC 9112 §3.2 has none; browsers never send one):
+ * 400, before any handler has to decide what `#` means for a path.
+ */
+export const rejectFragments: Handler = (req, res, next) => {
+  if ((req.url ?? '').includes('#')) answer(res, 400, '400 Bad Request\n');
+  else next();
+};
 
 /**
  * Manifests and HTML may change (content regenerated, site rebuilt): revalidate every time.
@@ -93,5 +111,5 @@ export function serveMedia(dir: string): Handler[] {
 }
 
 export function serveSite(dir: string): Handler[] {
-  return [containedIn(dir), serveStatic(dir, { setHeaders }) as Handler];
+  return [containedIn(dir, 'index.html'), serveStatic(dir, { index: 'index.html', setHeaders }) as Handler];
 }

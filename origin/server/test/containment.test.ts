@@ -1,9 +1,12 @@
 /** Media-root containment with real symlinks in a temp dir: nothing outside the served directory is sent. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect as http2Connect } from 'node:http2';
+import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { devCertificate } from '../src/dev-certificate.js';
 import type { RunningOrigin } from '../src/server.js';
 import { get, startTestOrigin } from './helpers.js';
 
@@ -91,5 +94,79 @@ describe('media root containment', () => {
     });
     expect(text).not.toContain('root:');
     expect(text).not.toMatch(/^HTTP\/1\.1 200/);
+  });
+});
+
+/**
+ * The same links reached through every request-target form a client can send (origin-form,
+ * absolute-form, a fragment, both), over HTTP/1.1, HTTP/1.1 over TLS and HTTP/2: the path checked
+ * must be the path served. Raw request lines, since no well-behaved client sends these.
+ */
+describe('containment for every request-target form, on every transport', () => {
+  let tlsOrigin: RunningOrigin;
+  beforeAll(async () => {
+    const media = join(top, 'media');
+    const site = join(top, 'site');
+    mkdirSync(join(site, 'sub'));
+    symlinkSync(join(top, 'secret.txt'), join(site, 'sub', 'index.html'));
+    symlinkSync('/etc', join(media, 'outdir'));
+    tlsOrigin = await startTestOrigin(media, { siteDir: site, tls: await devCertificate(join(top, 'tls')) });
+  });
+  afterAll(() => tlsOrigin?.close());
+
+  const linked = ['/media/evil.m4s', '/media/secret.m4s', '/media/outdir/passwd', '/leak.html', '/sub/', '/sub/index.html'];
+  const forms = (path: string) => [path, `${path}#x`, `http://x${path}`, `http://x${path}#x`, `https://localhost${path}`];
+
+  /** One raw HTTP/1.1 exchange on `socket`: the status line's code and the whole answer. */
+  const exchange = (open: () => Socket | TLSSocket, target: string): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const socket = open();
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (text += d));
+      socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+      socket.on('error', reject);
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    });
+
+  it.each(linked)('%s: refused in every form over HTTP/1.1 and HTTP/1.1 over TLS', async (path) => {
+    for (const target of forms(path)) {
+      const plain = await exchange(() => connect(origin.port, '127.0.0.1'), target);
+      const overTls = await exchange(() => tlsConnect({ port: tlsOrigin.port, host: '127.0.0.1', servername: 'localhost', ALPNProtocols: ['http/1.1'], rejectUnauthorized: false }), target);
+      for (const [transport, res] of [['HTTP/1.1', plain], ['TLS', overTls]] as const) {
+        expect(res.text, `${transport} ${target}`).not.toContain('root:');
+        expect([400, 403], `${transport} ${target}: ${res.text.split('\r\n')[0]}`).toContain(res.status);
+      }
+    }
+  });
+
+  it.each(linked)('%s: refused in every form over HTTP/2', async (path) => {
+    const session = http2Connect(tlsOrigin.url, { rejectUnauthorized: false });
+    try {
+      for (const target of [path, `${path}#x`]) {
+        const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const stream = session.request({ ':path': target });
+          let status = 0;
+          let body = '';
+          stream.on('response', (h) => (status = Number(h[':status'])));
+          stream.setEncoding('utf8').on('data', (d: string) => (body += d));
+          stream.on('end', () => resolve({ status, body }));
+          stream.on('error', reject);
+          stream.end();
+        });
+        expect(body, target).not.toContain('root:');
+        expect([400, 403], `h2 ${target}`).toContain(status);
+      }
+    } finally {
+      session.close();
+    }
+  });
+
+  it('what is inside is still served, in absolute-form too', async () => {
+    for (const target of ['/media/real.m4s', 'http://x/media/subdir/deep.m4s', 'http://localhost/media/inner-absolute.m4s']) {
+      const res = await exchange(() => connect(origin.port, '127.0.0.1'), target);
+      expect(res.status, target).toBe(200);
+      expect(res.text).toMatch(/inside$/);
+    }
   });
 });
