@@ -29,6 +29,8 @@ export interface ReleasePolicy {
 }
 
 export interface HeldResponse {
+  /** Body bytes held here, not yet handed to the response. */
+  readonly queuedBytes: number;
   /** Stops holding and drops anything queued (the client went away). Idempotent. */
   stop(): void;
   /** The policy may allow more now than when it was last asked (its limit was lifted): try at once. */
@@ -174,6 +176,9 @@ export function holdResponse(res: ServerResponse, policy: ReleasePolicy): HeldRe
   } as ServerResponse['end'];
 
   return {
+    get queuedBytes() {
+      return queuedBytes;
+    },
     stop,
     wake: () => {
       if (!stopped && !waitingForSocket && (queue.length > 0 || ending)) pump();

@@ -8,6 +8,7 @@ export { sammyPacing, DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions, type
 export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './delivery-records.js';
 export {
   sammyRecords,
+  isLoopbackHost,
   DEFAULT_MAX_RECORD_SUBSCRIBERS,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_STALLED_TIMEOUT_MS,

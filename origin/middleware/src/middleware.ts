@@ -215,6 +215,12 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     session: Http2Session,
     shared: { path: string; recordId: number; requestedRtpKbps?: number; paceKbps?: number; objectType?: CmcdObjectType },
   ): void => {
+    // Node closes a server stream with RST_STREAM(NO_ERROR) once its response counts as finished if
+    // nothing read the request, even while the final DATA frame (END_STREAM) still waits for the
+    // client's window: a strict client then discards a whole response. Reading the request, empty
+    // when its HEADERS ended the stream, keeps Node on the normal close.
+    const stream = (req as unknown as Http2ServerRequest).stream;
+    if (stream.endAfterHeaders) stream.resume();
     let connection = sessions.get(session);
     if (!connection) {
       connection = new SharedConnection(session, session.socket as Socket, limits, log, (idle) => busySessions.delete(idle));
@@ -268,6 +274,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
     // (A held body stops, and drops what it holds, when its response closes: held-response.ts.)
     const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
+    delivery.held = pacer;
     connection.add(delivery);
     // Every other body waits at the send gate while the connection is kernel-paced, now or later.
     if (!pacer && resolved.mechanism === 'kernel') connection.hold(delivery);

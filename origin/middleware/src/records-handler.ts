@@ -10,6 +10,7 @@
  * one that stays behind for `stalledTimeoutMs` is disconnected.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './delivery-records.js';
 import { pathOf } from './rtp.js';
@@ -27,7 +28,31 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
  */
 const STREAM_SEND_BUFFER_BYTES = 64 * 1024;
 
+/** `localhost`, 127.0.0.0/8 or ::1 (IPv4-mapped too), with or without brackets: only this machine can be reached by it. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./.test(bare);
+  return false;
+}
+
+/** The host name of a `Host` header or `:authority`, without its port (`[::1]:8080` → `::1`). */
+function hostName(authority: string): string {
+  const bracketed = /^\[([^\]]*)\]/.exec(authority);
+  if (bracketed) return bracketed[1]!.toLowerCase();
+  const colons = authority.split(':').length - 1;
+  return (colons === 1 ? authority.slice(0, authority.indexOf(':')) : authority).toLowerCase();
+}
+
 export interface SammyRecordsOptions {
+  /**
+   * Host names (without port) the records are served under, besides this machine's loopback names
+   * (`localhost`, 127.0.0.0/8, `::1`), which are always allowed; `'any'` turns the check off. Any other
+   * `Host` is answered 403: a page on another site that rebinds its DNS name to this server must not
+   * read every viewer's records through the visitor's browser. Default: loopback names only.
+   */
+  allowedHosts?: readonly string[] | 'any';
   /** Most event streams open at once; more are answered 503. Default 16. */
   maxSubscribers?: number;
   /**
@@ -146,6 +171,14 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
   if (!Number.isFinite(limits.stalledTimeoutMs) || limits.stalledTimeoutMs < 0) {
     throw new RangeError(`stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
   }
+  const allowedHosts = options.allowedHosts === 'any' ? 'any' : new Set((options.allowedHosts ?? []).map((h) => hostName(h)));
+  const hostAllowed = (req: IncomingMessage): boolean => {
+    if (allowedHosts === 'any') return true;
+    const authority = req.headers[':authority'] ?? req.headers.host;
+    if (typeof authority !== 'string' || authority === '') return false;
+    const name = hostName(authority);
+    return isLoopbackHost(name) || allowedHosts.has(name);
+  };
   const subscribers = new Set<Subscriber>();
   // One listener on the log while anyone subscribes: each record is serialised once.
   let unsubscribe: (() => void) | undefined;
@@ -203,9 +236,14 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const path = requestPath(req);
+    if (path !== RECORDS_PATH && path !== RECORD_EVENTS_PATH) return next();
+    if (!hostAllowed(req)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end('delivery records are served only under this server\'s own host names\n');
+      return;
+    }
     if (path === RECORDS_PATH) return serveJson(res);
-    if (path === RECORD_EVENTS_PATH) return serveEvents(req, res);
-    next();
+    serveEvents(req, res);
   };
 
   return Object.assign(handler, {

@@ -16,7 +16,8 @@
  * lower bound: what it wrote, less everything the connection still held unacknowledged.
  */
 import type { Socket } from 'node:net';
-import type { Http2Session } from 'node:http2';
+import { constants as h2, type Http2Session } from 'node:http2';
+import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
 import { ConnectionSocket, pacedSendGate } from './connection.js';
@@ -36,10 +37,18 @@ const PROGRESS_CHECKS_PER_TIMEOUT = 8;
  * empty, Node hands a stream's bytes to the socket within one turn of the event loop.
  */
 const FLOW_BLOCKED_MS = 20;
+/**
+ * Streams the client may reset at once (a page closed with every request in flight: at most the
+ * session's concurrent streams, 100 on the reference server), and per second after that. Past it the
+ * session is closed with GOAWAY(ENHANCE_YOUR_CALM): each reset stream costs the server a request's
+ * work (a stat, an open file), so an unbounded rate of them is the HTTP/2 "rapid reset" attack.
+ */
+const CLIENT_RESET_BURST = 200;
+const CLIENT_RESETS_PER_SECOND = 50;
 
 /** What the compatibility API's response exposes of its stream. */
 interface StreamResponse extends ServerResponse {
-  stream?: { bufferSize?: number; rstCode?: number };
+  stream?: { bufferSize?: number; rstCode?: number; destroyed?: boolean; close?(code: number): void };
 }
 
 /** One response on the session. */
@@ -60,8 +69,13 @@ export class StreamDelivery {
   /** Kernel stream offset after this response's last byte, once known. */
   endOffset: number | undefined;
   recorded = false;
-  /** Its body, while it waits at the send gate (SharedConnection.hold). */
+  /** Its body, while it waits at the send gate (SharedConnection.hold) or at its userspace pacer. */
   held: HeldResponse | undefined;
+  /** Reset by the progress timeout (its bytes did not move for that long). */
+  stalled = false;
+  /** `bytes - buffered` when its waiting bytes last moved, and when. */
+  #leftAtMove = 0;
+  #movedAt = performance.now();
   /** Bytes that had left its buffer when the send gate last looked, and since when they have not moved with the kernel idle. */
   #leftSeen = -1;
   #unmovedSince: number | undefined;
@@ -85,6 +99,47 @@ export class StreamDelivery {
       if (typeof chunk !== 'function') count(chunk, rest[0]);
       return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
     } as ServerResponse['end'];
+    this.#closePipedSources();
+  }
+
+  /**
+   * serve-static (send) pipes a file into the response and closes it through on-finished, which hears
+   * nothing from an HTTP/2 stream that is reset (it waits for the session's socket instead): a stream
+   * reset before or while its file is sent kept the file open for good. Here a source piped into the
+   * response is destroyed when the response closes, or at once if its stream is already gone.
+   */
+  #closePipedSources(): void {
+    const sources = new Set<Readable>();
+    this.res.on('pipe', (source: Readable) => {
+      if (this.res.stream?.destroyed) source.destroy();
+      else sources.add(source);
+    });
+    this.res.on('unpipe', (source: Readable) => sources.delete(source));
+    this.res.once('close', () => {
+      for (const source of sources) source.destroy();
+      sources.clear();
+    });
+  }
+
+  /** Bytes waiting in Node to leave for this stream: in its HTTP/2 buffer, or held at the gate or pacer. */
+  get waitingBytes(): number {
+    return this.buffered + (this.held?.queuedBytes ?? 0);
+  }
+
+  /** How long, ms, bytes have waited for this stream without any of them moving on (0 while none wait). */
+  unmovedMs(now: number): number {
+    const left = this.bytes - this.buffered;
+    if (left !== this.#leftAtMove || this.waitingBytes === 0) {
+      this.#leftAtMove = left;
+      this.#movedAt = now;
+    }
+    return now - this.#movedAt;
+  }
+
+  /** Resets its stream (RST_STREAM CANCEL): its bytes stopped moving for the progress timeout. */
+  resetStalled(): void {
+    this.stalled = true;
+    this.res.stream?.close?.(h2.NGHTTP2_CANCEL);
   }
 
   /** Bytes still in Node for this stream (flow control, or not yet framed). */
@@ -153,6 +208,8 @@ export class SharedConnection {
   #lastProgressAt = performance.now();
   #closed = false;
   #stalled = false;
+  #resetTokens = CLIENT_RESET_BURST;
+  #resetsCountedAt = performance.now();
 
   constructor(session: Http2Session, socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: SharedConnection) => void) {
     this.#session = session;
@@ -221,6 +278,9 @@ export class SharedConnection {
     }
     this.#streams.add(delivery);
     delivery.res.once('finish', () => {
+      // node:http2's compatibility API emits `finish` also when the stream closes under a response
+      // that never ended (a reset, the session destroyed): that one is not finished.
+      if (!delivery.res.writableEnded) return;
       delivery.finished = true;
       this.#poll();
     });
@@ -230,10 +290,25 @@ export class SharedConnection {
       // Closed before its end was written, or reset (RST_STREAM: its queued data is dropped, even after
       // `finish`). The reset stream's buffer is already gone: the bound comes from the last consistent read.
       const reset = (delivery.res.stream?.rstCode ?? 0) !== 0;
-      if (!delivery.finished || reset) this.#endUndelivered(delivery, 'closed');
+      if (reset && !delivery.stalled) this.#countClientReset();
+      if (!delivery.finished || reset) this.#endUndelivered(delivery, delivery.stalled || this.#stalled ? 'stalled' : 'closed');
       this.#poll();
     });
     this.#poll();
+  }
+
+  /** A token bucket of client resets (CLIENT_RESET_BURST, CLIENT_RESETS_PER_SECOND); empty closes the session. */
+  #countClientReset(): void {
+    const now = performance.now();
+    this.#resetTokens = Math.min(CLIENT_RESET_BURST, this.#resetTokens + ((now - this.#resetsCountedAt) * CLIENT_RESETS_PER_SECOND) / 1000);
+    this.#resetsCountedAt = now;
+    if (--this.#resetTokens >= 0 || this.#closed || this.#session.destroyed || this.#session.closed) return;
+    this.#log.debug(`sammy: HTTP/2 session reset more than ${CLIENT_RESET_BURST} streams at once: GOAWAY (ENHANCE_YOUR_CALM)`);
+    // Closed once Node has read the frames at hand: destroyed from inside them, the session sent no GOAWAY.
+    const session = this.#session;
+    session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
+    session.close(); // refuses new streams at once; destroyed below
+    setImmediate(() => session.destroyed || session.destroy());
   }
 
   /**
@@ -357,6 +432,7 @@ export class SharedConnection {
       this.#session.destroy();
       return;
     }
+    if (this.#resetStalledStreams(now)) return;
     const waiting = [...this.#streams].some((d) => d.finished);
     let ms: number;
     if (waiting && acked !== undefined) {
@@ -364,10 +440,42 @@ export class SharedConnection {
       const left = Math.max(1, this.#outq);
       const min = Math.max(MIN_POLL_MS, (this.#info?.rttUs ?? 0) / 4000);
       ms = Math.min(MAX_POLL_MS, Math.max(min, rate ? (left * 1000) / rate / 2 : MIN_POLL_MS * 2));
+    } else if ([...this.#streams].some((d) => !d.finished)) {
+      // Bodies are being written: a recent read is what bounds an aborted response's bytes (the
+      // session's socket is gone by the time its streams hear of a TCP reset).
+      ms = MAX_POLL_MS;
     } else {
       ms = Math.min(MAX_PROGRESS_CHECK_MS, Math.max(MIN_POLL_MS, this.#limits.progressTimeoutMs / PROGRESS_CHECKS_PER_TIMEOUT));
     }
     this.#timer = setTimeout(() => this.#poll(), ms);
+  }
+
+  /**
+   * The progress timeout per stream: bytes held in Node (the stream's flow-control window shut, or
+   * waiting at the gate) are invisible to the kernel's count, and a client that keeps its connection
+   * busy (PINGs) while granting no window would otherwise hold them, and their files, for ever. A
+   * stream whose waiting bytes have not moved for the timeout is reset; when no stream of the session
+   * moves at all, the session is closed. True when the session was.
+   */
+  #resetStalledStreams(now: number): boolean {
+    const timeout = this.#limits.progressTimeoutMs;
+    let stalled: StreamDelivery[] | undefined;
+    let moving = false;
+    for (const d of this.#streams) {
+      const unmoved = d.unmovedMs(now);
+      if (d.waitingBytes === 0) continue;
+      if (unmoved >= timeout) (stalled ??= []).push(d);
+      else moving = true;
+    }
+    if (!stalled) return false;
+    if (!moving) {
+      this.#stalled = true;
+      this.#log.debug(`sammy: no HTTP/2 stream of a session moved for ${timeout} ms: destroyed`);
+      this.#session.destroy();
+      return true;
+    }
+    for (const d of stalled) d.resetStalled();
+    return false;
   }
 
   #rate(): number | undefined {

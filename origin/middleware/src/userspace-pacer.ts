@@ -11,7 +11,7 @@ export const DEFAULT_BURST_MS = 20;
 /** Smallest burst, bytes: keeps timer wake-ups few at low rates. */
 const MIN_BURST_BYTES = 16 * 1024;
 
-export type UserspacePacer = Pick<HeldResponse, 'stop'>;
+export type UserspacePacer = HeldResponse;
 
 /**
  * Pacing only until the kernel takes over: Linux does not pace a connection's first 10 segments

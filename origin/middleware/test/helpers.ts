@@ -143,7 +143,7 @@ export function get(origin: Pick<RunningOrigin, 'url'>, path: string, opts: Fetc
  * shared machine (other suites run browsers) only ever delays a transfer, whereas a fast one is a
  * pacing failure and is returned as it is.
  */
-export async function measurePaced(fetch: () => Promise<Fetched>, kbps: number): Promise<Fetched> {
+export async function measurePaced<T extends { rateKbps: number }>(fetch: () => Promise<T>, kbps: number): Promise<T> {
   const first = await fetch();
   return first.rateKbps < kbps * (1 - PACING_TOLERANCE) ? fetch() : first;
 }

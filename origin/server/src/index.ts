@@ -2,7 +2,6 @@
 export {
   startOrigin,
   createOriginApp,
-  isLoopbackHost,
   DEFAULT_PORT,
   DEFAULT_HTTPS_PORT,
   DEFAULT_HOST,

@@ -10,17 +10,19 @@
 import { existsSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import { isIP, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import cors from 'cors';
 import finalhandler from 'finalhandler';
 import Router from 'router';
 import { MEDIA_PATH, type CongestionControl } from 'sammy-pacing-protocol';
 import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
 import {
+  DeliveryRecordLog,
+  isLoopbackHost,
   sammyCorsOptions,
   sammyPacing,
   sammyRecords,
-  type DeliveryRecordLog,
   type PacingMode,
   type SammyLogger,
   type SammyPacingHandler,
@@ -112,13 +114,25 @@ export interface RunningOrigin {
   close(): Promise<void>;
 }
 
-/** `localhost`, 127.0.0.0/8 or ::1 (IPv4-mapped too): only this machine can connect. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./.test(bare);
-  return false;
+/**
+ * The names this server answers records under (besides loopback's): the address it listens on, or
+ * for a wildcard address this machine's name and interface addresses. Any other `Host` is refused.
+ */
+function ownHostNames(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
+  return [hostname(), ...addresses];
+}
+
+/**
+ * One records handler per log: the CLI's HTTP and HTTPS listeners share a log, and so one subscriber
+ * cap (16 event streams for the origin, as documented, not 16 per listener).
+ */
+const recordsHandlers = new WeakMap<DeliveryRecordLog, SammyRecordsHandler>();
+function recordsHandlerFor(log: DeliveryRecordLog, host: string): SammyRecordsHandler {
+  let handler = recordsHandlers.get(log);
+  if (!handler) recordsHandlers.set(log, (handler = sammyRecords(log, { allowedHosts: ownHostNames(host) })));
+  return handler;
 }
 
 /**
@@ -155,7 +169,8 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   const router = Router();
   router.use(routed(rejectFragments));
   // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
-  const records = (opts.serveRecords ?? isLoopbackHost(opts.host ?? DEFAULT_HOST)) ? sammyRecords(pacing.records) : undefined;
+  const host = opts.host ?? DEFAULT_HOST;
+  const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
   if (records) router.use(routed(records));
   router.use(routed(cors(sammyCorsOptions)));
   router.use(routed(pacing));

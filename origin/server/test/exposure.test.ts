@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet, type ClientRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 import { CONGESTION_CONTROL_HEADER, parseServerTiming, RECORD_EVENTS_PATH, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { silentLogger } from 'sammy-pacing-express';
-import { createOriginApp, isLoopbackHost, type RunningOrigin } from '../src/server.js';
+import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
+import { createOriginApp, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, get, startTestOrigin, waitFor } from './helpers.js';
 
 const PLAYER_ORIGIN = 'https://player.example';
@@ -51,6 +51,45 @@ describe('records on the reference server', () => {
       return record !== undefined;
     });
     expect(record).toMatchObject({ path: '/media/v/seg-1.m4s', requestedRtpKbps: 3000, bytes: 20_000 });
+  });
+
+  it('only under this server\'s own names: a page rebinding its DNS name to the server is refused', async () => {
+    const port = new URL(origin.url).port;
+    for (const host of ['attacker.example', `attacker.example:${port}`, `192.0.2.1:${port}`]) {
+      for (const path of [RECORDS_PATH, RECORD_EVENTS_PATH]) {
+        const res = await get(origin, path, { headers: { Host: host } });
+        expect(res.status, `Host: ${JSON.stringify(host)} ${path}`).toBe(403);
+        expect(res.body.toString()).not.toContain('"path"');
+      }
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+      expect((await get(origin, RECORDS_PATH, { headers: { Host: host } })).status, `Host: ${host}`).toBe(200);
+    }
+  });
+
+  it('one cap on event streams for the origin, not one per listener (the CLI\'s HTTP and HTTPS share a log)', async () => {
+    const log = new DeliveryRecordLog();
+    const listeners = [await startTestOrigin(media, { records: log }), await startTestOrigin(media, { records: log })];
+    const open: ClientRequest[] = [];
+    const subscribe = (o: RunningOrigin) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpGet(`${o.url}${RECORD_EVENTS_PATH}`, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        open.push(req);
+      });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS; i++) statuses.push(await subscribe(listeners[i % 2]!));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      // Before: each listener had its own 16.
+      for (const o of listeners) expect(await subscribe(o), o.url).toBe(503);
+    } finally {
+      for (const req of open) req.destroy();
+      await Promise.all(listeners.map((o) => o.close()));
+    }
   });
 
   it('off when told (serveRecords: false), and off by default when not listening on loopback', async () => {
