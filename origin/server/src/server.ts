@@ -80,6 +80,8 @@ export interface StartOriginOptions {
   minPaceKbps?: number;
   maxPaceKbps?: number;
   userspaceBurstMs?: number;
+  /** sammyPacing's progressTimeoutMs: a client whose bytes do not move for this long is reset. Default 30 s. */
+  progressTimeoutMs?: number;
   records?: DeliveryRecordLog | number;
   /**
    * Publish the delivery records (RECORDS_PATH, RECORD_EVENTS_PATH) for the demo page. They name
@@ -163,6 +165,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     minPaceKbps: opts.minPaceKbps,
     maxPaceKbps: opts.maxPaceKbps,
     userspaceBurstMs: opts.userspaceBurstMs,
+    progressTimeoutMs: opts.progressTimeoutMs,
     records: opts.records,
     logger: opts.logger,
   });
