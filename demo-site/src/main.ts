@@ -24,7 +24,7 @@ const BUFFER_SAMPLE_MS = 500;
 const state = parseDemoState(location.search);
 /** A first visit plays unpaced for this long, then switches Sammy on: the comparison needs no click. */
 const baselineMs = state.sammy ? baselineSeconds(location.search) * 1000 : 0;
-/** When the baseline ends (page clock ms); undefined before playback starts, or with no baseline pending. */
+/** When the baseline ends (page clock ms), set when playback starts; only read while the baseline is pending. */
 let baselineEndsAt: number | undefined;
 let baselinePending = baselineMs > 0;
 const video = byId('video', HTMLVideoElement);
