@@ -2,7 +2,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatDuration, formatRate } from './format.js';
 import type { GraphData, SeriesName } from './graph-data.js';
-import { alignSeries } from './time-series.js';
+import { alignSeries, lastValueIndexes } from './time-series.js';
 
 /** Wall-clock interval, ms. */
 export interface Interval {
@@ -38,6 +38,7 @@ const GRID = { stroke: '#e5e7eb', width: 1 };
 /** Wall-clock ticks as plain clock times: the date line uPlot adds by default costs a row per graph. */
 const formatClock = uPlot.fmtDate('{HH}:{mm}:{ss}');
 const clockTicks: uPlot.Axis['values'] = (_u, splits) => splits.map((s) => formatClock(new Date(s * 1000)));
+const TIME_AXIS_LABEL = 'time of day (hh:mm:ss)';
 
 function seriesOptions(line: LineSpec): uPlot.Series {
   const base: uPlot.Series = {
@@ -113,7 +114,7 @@ function heightOf(spec: ChartSpec): number {
   return Math.round(Math.min(320, Math.max(150, window.innerHeight * spec.heightShare)));
 }
 
-/** The three live graphs, drawn over one shared wall-clock window. */
+/** The four live graphs, drawn over one shared wall-clock window. */
 export class Charts {
   private readonly plots: { plot: uPlot; spec: ChartSpec }[] = [];
   private window: [number, number] = [0, 1];
@@ -122,10 +123,12 @@ export class Charts {
 
   constructor(
     private readonly data: GraphData,
-    containers: { rates: HTMLElement; buffer: HTMLElement; tcp: HTMLElement },
+    containers: { rates: HTMLElement; delivery: HTMLElement; buffer: HTMLElement; tcp: HTMLElement },
     shading: { paced: () => Interval[]; stalls: () => Interval[] },
   ) {
     const mbpsTicks: uPlot.Axis['values'] = (_u, splits) => splits.map((v) => (v == null ? '' : String(+(v / 1000).toPrecision(3))));
+    // The kernel's estimate spans 100 Mbps to 100 Gbps on loopback: Gbps keeps its ticks short.
+    const gbpsTicks: uPlot.Axis['values'] = (_u, splits) => splits.map((v) => (v == null ? '' : String(+(v / 1e6).toPrecision(3))));
     const specs: ChartSpec[] = [
       {
         container: containers.rates,
@@ -136,11 +139,22 @@ export class Charts {
         lines: [
           { source: 'chunkThroughput', label: 'chunk throughput (client)', color: '#2563eb', style: 'points', scale: 'kbps', format: formatRate },
           { source: 'achievedRate', label: 'achieved (server record)', color: '#ea580c', style: 'hollow-points', scale: 'kbps', format: formatRate },
-          // Read before the body was sent: the connection's rate so far, not this response's, so a point of its own.
-          { source: 'tcpDeliveryRate', label: 'TCP delivery rate at response start', color: '#0f766e', style: 'small-points', scale: 'kbps', format: formatRate },
           { source: 'paceRate', label: 'pace rate (rtp)', color: '#16a34a', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'bitrate', label: 'bitrate', color: '#7c3aed', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'topBitrate', label: 'top bitrate', color: '#6b7280', style: 'dashed-step', scale: 'kbps', format: formatRate },
+        ],
+        shade: { color: 'rgba(22, 163, 74, 0.08)', intervals: shading.paced },
+      },
+      {
+        // A graph of its own: on loopback the kernel's estimate reaches 10–100 Gbps, and on the rates
+        // graph's axis it squeezed pace, bitrate and chunk throughput into the bottom band.
+        container: containers.delivery,
+        heightShare: 0.12,
+        scales: { kbps: { distr: 3, log: 10 } },
+        axes: [axis('kbps', 'Gbps (log)', gbpsTicks)],
+        lines: [
+          // Read before the body was sent: the connection's rate so far, not this response's.
+          { source: 'tcpDeliveryRate', label: 'kernel TCP delivery rate at response start', color: '#0f766e', style: 'small-points', scale: 'kbps', format: formatRate },
         ],
         shade: { color: 'rgba(22, 163, 74, 0.08)', intervals: shading.paced },
       },
@@ -182,6 +196,8 @@ export class Charts {
     for (const { plot, spec } of this.plots) {
       const columns = alignSeries(spec.lines.map((l) => this.data.series[l.source]), from);
       plot.setData(columns, true);
+      // Away from the cursor the legend shows each series' latest value, not a row of dashes.
+      if (plot.cursor.idx == null) plot.setLegend({ idxs: lastValueIndexes(columns) }, false);
     }
   }
 
@@ -198,7 +214,7 @@ export class Charts {
       cursor: { sync: { key: 'sammy-demo' }, drag: { x: false, y: false } },
       legend: { live: true },
       scales: { x: { time: true, range: () => this.window }, ...spec.scales },
-      axes: [{ font: FONT, stroke: AXIS_STROKE, grid: GRID, space: 70, values: clockTicks }, ...spec.axes],
+      axes: [{ font: FONT, labelFont: FONT, label: TIME_AXIS_LABEL, labelSize: 18, stroke: AXIS_STROKE, grid: GRID, space: 70, values: clockTicks }, ...spec.axes],
       series: [{ label: 'time', value: (_u, v) => (v == null ? '–' : formatClock(new Date(v * 1000))) }, ...spec.lines.map(seriesOptions)],
       plugins: spec.shade ? [shadePlugin(spec.shade.color, spec.shade.intervals)] : [],
     };

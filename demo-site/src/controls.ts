@@ -24,6 +24,8 @@ export function bindControls(
 ): {
   /** Shows a refused c0/c1 in its field, marked invalid, with the plugin's message. */
   showRefused(name: 'c0' | 'c1', value: number, message: string): void;
+  /** Sets the Sammy switch as if the viewer had flipped it (the page's own baseline does). */
+  setSammy(on: boolean): void;
 } {
   const player = byId('player', HTMLSelectElement);
   const sammy = byId('sammy', HTMLInputElement);
@@ -81,6 +83,11 @@ export function bindControls(
     showRefused(name, value, message) {
       byId(name, HTMLInputElement).value = String(value);
       showError(name, message);
+    },
+    setSammy(on) {
+      if (sammy.checked === on) return;
+      sammy.checked = on;
+      handlers.sammy(on);
     },
   };
 }

@@ -14,7 +14,7 @@ import { RequestedSegments } from './requested-segments.js';
 import { watchServerTiming } from './server-timing-feed.js';
 import { DemoSession } from './session.js';
 import { SummaryPanel } from './summary-panel.js';
-import { parseDemoState, serialiseDemoState } from './url-state.js';
+import { baselineSeconds, parseDemoState, serialiseDemoState } from './url-state.js';
 
 /** The graphs show the last five minutes: long enough to hold a paced and an unpaced run. */
 const GRAPH_WINDOW_MS = 5 * 60_000;
@@ -22,11 +22,17 @@ const REFRESH_MS = 1000;
 const BUFFER_SAMPLE_MS = 500;
 
 const state = parseDemoState(location.search);
+/** A first visit plays unpaced for this long, then switches Sammy on: the comparison needs no click. */
+const baselineMs = state.sammy ? baselineSeconds(location.search) * 1000 : 0;
+/** When the baseline ends (page clock ms), set when playback starts; only read while the baseline is pending. */
+let baselineEndsAt: number | undefined;
+let baselinePending = baselineMs > 0;
 const video = byId('video', HTMLVideoElement);
 const status = byId('status', HTMLParagraphElement);
 const phaseLabel = byId('phase', HTMLSpanElement);
 const deliveryLabel = byId('delivery-source', HTMLSpanElement);
 const ccLabel = byId('cc-effective', HTMLElement);
+const baselineLabel = byId('baseline', HTMLSpanElement);
 
 const graph = new GraphData();
 const requested = new RequestedSegments();
@@ -52,7 +58,7 @@ function onWaiting(): void {
 status.textContent = `Loading ${PLAYER_LABELS[state.player]}…`;
 const player = await loadPlayer(state.player, {
   video,
-  sammy: { enabled: state.sammy, cmcdMode: state.cmcd },
+  sammy: { enabled: state.sammy && !baselinePending, cmcdMode: state.cmcd },
   congestionControl: () => state.cc,
   onError: showPlayerError,
   onBuffering(on) {
@@ -158,12 +164,14 @@ function showPhase(): void {
 }
 
 // Controls: each change applies to the next request and is written to the URL.
-const controls = bindControls(state, sammy.parameters, location.origin, {
+const controls = bindControls({ ...state, sammy: sammy.enabled }, sammy.parameters, location.origin, {
   player(name) {
     // One player per page: a new page with the new player, every other setting kept.
     location.assign(`${location.pathname}?${serialiseDemoState({ ...state, player: name })}${location.hash}`);
   },
   sammy(on) {
+    // The viewer's own switch (or the baseline's end) ends the baseline.
+    baselinePending = false;
     sammy.setEnabled(on);
     session.setPaced(Date.now(), on);
     state.sammy = on;
@@ -203,18 +211,40 @@ showPhase();
 watchServerTiming(onServerTiming);
 // The default ladder is a minute long and the buffer holds half of it: every player loops, so
 // segments keep flowing and a paced and an unpaced run can both be watched in one session.
-video.addEventListener('playing', () => session.playing(Date.now()));
+video.addEventListener('playing', () => {
+  session.playing(Date.now());
+  if (baselinePending && baselineEndsAt === undefined) {
+    baselineEndsAt = Date.now() + baselineMs;
+    setTimeout(() => {
+      if (baselinePending) controls.setSammy(true);
+    }, baselineMs);
+  }
+});
 video.addEventListener('waiting', onWaiting);
 
 const charts = new Charts(
   graph,
-  { rates: byId('chart-rates', HTMLElement), buffer: byId('chart-buffer', HTMLElement), tcp: byId('chart-tcp', HTMLElement) },
+  {
+    rates: byId('chart-rates', HTMLElement),
+    delivery: byId('chart-delivery', HTMLElement),
+    buffer: byId('chart-buffer', HTMLElement),
+    tcp: byId('chart-tcp', HTMLElement),
+  },
   { paced: () => pacedIntervals(Date.now()), stalls: () => session.rebuffers.intervals(Date.now()) },
 );
 const panel = new SummaryPanel();
 
+function showBaseline(now: number): void {
+  baselineLabel.textContent = !baselinePending
+    ? ''
+    : baselineEndsAt === undefined
+      ? 'unpaced baseline first'
+      : `unpaced baseline: Sammy on in ${Math.max(0, Math.ceil((baselineEndsAt - now) / 1000))} s`;
+}
+
 function refresh(): void {
   const now = Date.now();
+  showBaseline(now);
   charts.refresh(Math.max(sessionStartedAt, now - GRAPH_WINDOW_MS), now);
   panel.render(session.summary(now));
 }

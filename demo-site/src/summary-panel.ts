@@ -31,7 +31,7 @@ export class SummaryPanel {
             `; bitrate ${formatSignedPercent(c.bitrateChange)} `,
             el('small', `(${formatRate(c.pacedMeanBitrateKbps)} vs ${formatRate(c.unpacedMeanBitrateKbps)}, means)`),
           ]
-        : ['Switch Sammy off or on during playback to compare a paced and an unpaced run.']),
+        : ['The comparison appears once a paced and an unpaced run both have segments (switch Sammy off or on to start one).']),
     );
 
     this.runs.tBodies[0]!.replaceChildren(

@@ -68,3 +68,15 @@ export function alignSeries(series: readonly TimeSeries[], fromTime = -Infinity)
   });
   return [xs.map((t) => t / 1000), ...columns];
 }
+
+/**
+ * For each column of aligned data, the index of its last value (x: the last row), or null when the
+ * column has none: what a legend shows as "latest" for each series.
+ */
+export function lastValueIndexes(columns: AlignedColumns): (number | null)[] {
+  return columns.map((column, k) => {
+    if (k === 0) return column.length > 0 ? column.length - 1 : null;
+    for (let i = column.length - 1; i >= 0; i--) if (column[i] != null) return i;
+    return null;
+  });
+}

@@ -85,3 +85,20 @@ export function serialiseDemoState(state: DemoState): string {
   if (state.cmcd !== DEFAULT_STATE.cmcd) params.set('cmcd', state.cmcd);
   return params.toString();
 }
+
+/** Seconds of unpaced playback a visitor arriving cold sees first, so the comparison is there without a click. */
+export const DEFAULT_BASELINE_SECONDS = 20;
+/** Longest baseline a link may ask for, s: the ladder is a minute long. */
+export const MAX_BASELINE_SECONDS = 120;
+
+/**
+ * How long the page plays unpaced before it switches Sammy on, s (0: no baseline). `baseline=N` asks
+ * for N; without it, a page opened with no `sammy` setting (a first visit) gets the default, and one
+ * whose link says `sammy=on|off` gets none: that link asked for one mode, and tests rely on it.
+ */
+export function baselineSeconds(search: string | URLSearchParams): number {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const asked = parseNumber(params.get('baseline'));
+  if (asked !== undefined) return Math.min(MAX_BASELINE_SECONDS, Math.max(0, asked));
+  return params.has('sammy') ? 0 : DEFAULT_BASELINE_SECONDS;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignSeries, TimeSeries } from '../src/time-series.js';
+import { alignSeries, lastValueIndexes, TimeSeries } from '../src/time-series.js';
 
 describe('TimeSeries', () => {
   it('keeps points in time order even when one arrives late', () => {
@@ -47,5 +47,24 @@ describe('alignSeries', () => {
     a.push(1000, 1);
     a.push(5000, 5);
     expect(alignSeries([a], 2000)).toEqual([[5], [5]]);
+  });
+});
+
+describe('lastValueIndexes', () => {
+  it("gives each series' last value (null and undefined are no value), x its last row, null for an empty series", () => {
+    const a = new TimeSeries();
+    const b = new TimeSeries();
+    const c = new TimeSeries();
+    a.push(1000, 1);
+    a.push(3000, 3);
+    b.push(2000, 2);
+    b.push(4000, null);
+    const columns = alignSeries([a, b, c]);
+    expect(columns[0]).toEqual([1, 2, 3, 4]);
+    expect(lastValueIndexes(columns)).toEqual([3, 2, 1, null]);
+  });
+
+  it('on no data, nothing', () => {
+    expect(lastValueIndexes(alignSeries([new TimeSeries()]))).toEqual([null, null]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, normaliseOrigin, parseDemoState, serialiseDemoState } from '../src/url-state.js';
+import { baselineSeconds, DEFAULT_BASELINE_SECONDS, DEFAULT_STATE, MAX_BASELINE_SECONDS, normaliseOrigin, parseDemoState, serialiseDemoState } from '../src/url-state.js';
 
 describe('URL state', () => {
   it('gives the defaults for an empty query: dash.js, local origin, Sammy on, plugin c0/c1, no cc, CMCD query', () => {
@@ -53,5 +53,25 @@ describe('URL state', () => {
     expect(normaliseOrigin('')).toBe('');
     expect(normaliseOrigin('ftp://example.com')).toBeUndefined();
     expect(normaliseOrigin('not a url')).toBeUndefined();
+  });
+});
+
+describe('the unpaced baseline', () => {
+  it('a first visit (no sammy setting) gets the default baseline', () => {
+    expect(baselineSeconds('')).toBe(DEFAULT_BASELINE_SECONDS);
+    expect(baselineSeconds('?player=shaka&cmcd=header')).toBe(DEFAULT_BASELINE_SECONDS);
+  });
+
+  it('a link that names a mode gets none: it asked for that mode from the start', () => {
+    expect(baselineSeconds('?sammy=on')).toBe(0);
+    expect(baselineSeconds('?sammy=off')).toBe(0);
+  });
+
+  it('baseline=N asks for N seconds, clamped to [0, MAX]; a malformed one falls back', () => {
+    expect(baselineSeconds('?sammy=on&baseline=8')).toBe(8);
+    expect(baselineSeconds('?baseline=0')).toBe(0);
+    expect(baselineSeconds('?baseline=-5')).toBe(0);
+    expect(baselineSeconds('?baseline=1e6')).toBe(MAX_BASELINE_SECONDS);
+    expect(baselineSeconds('?baseline=soon')).toBe(DEFAULT_BASELINE_SECONDS);
   });
 });

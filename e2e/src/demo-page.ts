@@ -104,7 +104,7 @@ export async function expectGraphs(page: Page): Promise<void> {
     }, { message: 'graph series still empty' })
     .toEqual([]);
   // uPlot draws into a canvas per chart; each must have a size.
-  for (const id of ['chart-rates', 'chart-buffer', 'chart-tcp']) {
+  for (const id of ['chart-rates', 'chart-delivery', 'chart-buffer', 'chart-tcp']) {
     const box = await page.locator(`#${id} canvas`).first().boundingBox();
     expect(box?.width ?? 0, `${id} canvas width`).toBeGreaterThan(100);
     expect(box?.height ?? 0, `${id} canvas height`).toBeGreaterThan(50);

@@ -238,7 +238,7 @@ interface SammyDemoHookLike {
   };
   series(): Record<string, number>;
   /** What the summary panel shows (the demo's SessionSummary, the fields tests read). */
-  summary(): { chunks: number; startupDelayMs: number | undefined; runs: unknown[] };
+  summary(): { chunks: number; startupDelayMs: number | undefined; runs: { paced: boolean }[]; comparison?: { chunkThroughputReduction: number } };
   /** The settings in effect, as the URL gives them. */
   state(): Record<string, unknown>;
   /** 'following' the origin's delivery records, or 'unavailable'. */

@@ -1,9 +1,11 @@
 /**
  * A user's Express server, built from the packed tarballs alone: the middleware README's install
  * command (its tarball folder replaced by this repository's .cache/packages) in a fresh project
- * outside the repository, the README's snippet verbatim as its server file. Strict `tsc` passes, a
- * paced GET arrives at its rtp (±10 %, measured by the client on a warm connection), and a
- * cross-origin preflight carrying CMCD headers is answered. Twice: with the Express the README
+ * outside the repository, the README's snippet verbatim as server.mjs, run as written with this Node
+ * (`node server.mjs`; Node 20 on the project's machines). npm says what the README says it says about
+ * koffi's install script; strict `tsc` (checkJs) passes; the server prints where it serves; a paced GET
+ * arrives at its rtp (±10 %, measured by the client on a warm connection), paced by the kernel with
+ * koffi's install script never run; and a cross-origin preflight carrying CMCD headers is answered. Twice: with the Express the README
  * installs (the newest, 5), and with the oldest Express the middleware's peer range accepts (4.21.0,
  * with Express 4's typings), which many servers still run.
  */
@@ -12,7 +14,8 @@ import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:ht
 import { createServer, connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { parseServerTiming } from 'sammy-pacing-protocol';
-import { expressAppFiles, LARGE_BYTES, LARGE_FILE, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
+import { expressAppFiles, LARGE_BYTES, LARGE_FILE, MEDIA_DIR, MIDDLEWARE_README, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
+import { readFile } from 'node:fs/promises';
 import { entryPoints, installArgsFromReadme, packPackages, peerFloor, pinInstallArg, publishablePackages, type PackageJson } from '../src/consumer/packages.js';
 import { createTempApp, installedVersion, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 
@@ -97,6 +100,7 @@ for (const { label, version, types } of VARIANTS) {
     let server: ChildProcess | undefined;
     let serverOutput = '';
     let base = '';
+    let installOutput = '';
 
     test.beforeAll(async () => {
       test.setTimeout(300_000);
@@ -107,7 +111,8 @@ for (const { label, version, types } of VARIANTS) {
         .flatMap((p) => entryPoints(p.manifest));
       app = await createTempApp(version ? `express-${version}` : 'express', expressAppFiles(readme.snippet, entries, types));
       const args = installArgsFromReadme(readme.installCommands);
-      await npmInstall(app, version ? pinInstallArg(args, 'express', version) : args);
+      const installed = await npmInstall(app, version ? pinInstallArg(args, 'express', version) : args, { warnings: true });
+      installOutput = installed.stdout + installed.stderr;
     });
 
     test.afterAll(async () => {
@@ -129,15 +134,24 @@ for (const { label, version, types } of VARIANTS) {
       expect(isInstalledCopy(app!, '@ffmpeg-installer/ffmpeg'), 'ffmpeg must not come with the middleware').toBe(false);
     });
 
-    test('strict tsc compiles the README snippet and every server entry point, and the server starts', async () => {
+    test('npm holds back koffi\'s install script and says so, as the README says', async () => {
+      const readme = await readFile(MIDDLEWARE_README, 'utf8');
+      expect(readme, 'the README names npm 11\'s install-script warning').toMatch(/npm 11 holds back/);
+      // npm 11 reports every held-back script; the one the middleware brings is koffi's (express and cors have none).
+      const held = installOutput.split('\n').filter((l) => /^npm warn install-scripts\s+\S+@\S+ \(/.test(l));
+      expect(held.map((l) => /install-scripts\s+(\S+?)@/.exec(l)![1]), installOutput).toEqual(['koffi']);
+    });
+
+    test('strict tsc checks the README snippet and every server entry point; `node server.mjs` starts it as written', async () => {
       await app!.bin('tsc', []);
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       // The snippet as printed reads PORT; no other change.
-      server = spawn(process.execPath, ['dist/server.js'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn(process.execPath, ['server.mjs'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
       server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
       server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
       await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
+      await expect.poll(() => serverOutput).toContain(`serving ./${MEDIA_DIR} at http://localhost:${port}/media/`);
     });
 
     test('a paced GET arrives at its rtp (±10 %) on a warm connection; the same file unpaced is far faster', async () => {

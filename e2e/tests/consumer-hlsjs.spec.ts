@@ -1,6 +1,6 @@
 /**
- * A user's Vite + TypeScript app with hls.js, built from the packed tarballs alone: the root
- * README's hls.js install command (its tarball folder replaced by this repository's
+ * A user's Vite + TypeScript app with hls.js, built from the packed tarballs alone:
+ * docs/players.md's hls.js install command (its tarball folder replaced by this repository's
  * .cache/packages) in a fresh project outside the repository, the README's hls.js snippet verbatim
  * as src/main.ts. Strict `tsc` and `vite build` pass, and the built app plays the HLS playlists in
  * Chromium against the reference origin, sending as `rtp` the pace it printed, which the origin

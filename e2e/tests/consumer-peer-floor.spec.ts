@@ -1,8 +1,8 @@
 /**
  * The oldest player each adapter says it works with. An adapter's peer range (`dashjs ^5.0.0`,
  * `shaka-player ^5.0.0`, `hls.js ^1.6.0`) lets npm install any player in it, and users pin older
- * players than the newest, which every other test uses. So for each adapter: the root README's
- * install command with the player pinned to the lowest version of that range, in a fresh project
+ * players than the newest, which every other test uses. So for each adapter: the README's
+ * install command (the root README's quick start for dash.js, docs/players.md for Shaka and hls.js) with the player pinned to the lowest version of that range, in a fresh project
  * outside the repository, the README's snippet verbatim as src/main.ts; strict `tsc` against that
  * player's types, `vite build`, and the built app plays in Chromium, sending as `rtp` the pace it
  * printed, which the origin applies; then the same in pace-only mode. A failure here means the peer

@@ -1,6 +1,6 @@
 /**
- * A user's Vite + TypeScript app with Shaka Player, built from the packed tarballs alone: the root
- * README's Shaka install command (its tarball folder replaced by this repository's .cache/packages)
+ * A user's Vite + TypeScript app with Shaka Player, built from the packed tarballs alone:
+ * docs/players.md's Shaka install command (its tarball folder replaced by this repository's .cache/packages)
  * in a fresh project outside the repository, the README's Shaka snippet verbatim as src/main.ts.
  * Strict `tsc` (the snippet, and the adapter's entry points without skipLibCheck) and `vite build`
  * pass, and the built app plays in Chromium against the reference origin, sending as `rtp` the pace

@@ -156,3 +156,29 @@ test('the graphs render with data, and a screenshot is saved', async ({ page }, 
   await testInfo.attach('demo-graphs', { body: shot, contentType: 'image/png' });
   expect(watched.consoleErrors).toEqual([]);
 });
+
+test('a first visit plays an unpaced baseline, then switches Sammy on by itself; the summary compares the two', async ({ page }) => {
+  test.setTimeout(120_000);
+  // No `sammy` in the link: a first visit. 8 s instead of the default 20 keeps the test short.
+  const { watched } = await openDemo(page, 'baseline=8');
+  await expect(page.locator('#sammy')).not.toBeChecked();
+  await expect(page.locator('#baseline')).toContainText('unpaced baseline');
+  await waitForPlayingVideoSegments(page, 3, { enabled: false });
+  await expect(page.locator('#sammy')).toBeChecked({ timeout: 30_000 });
+  await expect(page.locator('#baseline')).toHaveText('');
+  await waitForPlayingVideoSegments(page, 3, { enabled: true });
+  await expect.poll(() => page.evaluate(() => window.sammyDemo!.summary().comparison !== undefined), { timeout: 30_000 }).toBe(true);
+  const summary = await page.evaluate(() => window.sammyDemo!.summary());
+  expect(summary.runs.map((r) => r.paced)).toEqual([false, true]);
+  // Unpaced on loopback the segments arrive at hundreds of Mbps, paced near a pace of a few tens.
+  expect(summary.comparison!.chunkThroughputReduction, JSON.stringify(summary.comparison)).toBeGreaterThan(0.5);
+  await expect(page.locator('#comparison')).toContainText('Paced vs unpaced');
+  expect(new URL(page.url()).searchParams.get('sammy')).toBe('on');
+  const paired = pairRequests(watched.requests, await watched.log());
+  const playingAt = (await watched.log()).playingAt!;
+  // Sammy off sends no rtp; on, once playing, every video segment does.
+  for (const { request, decision } of paired.filter((p) => p.decision.time > playingAt)) {
+    expect(request.rtp !== undefined, `${request.path} (Sammy ${decision.enabled ? 'on' : 'off'}, ${decision.phase} phase)`).toBe(decision.enabled && decision.phase === 'playing');
+  }
+  expect(watched.consoleErrors).toEqual([]);
+});

@@ -1,8 +1,8 @@
 /**
- * A user's Express server in TypeScript (Express 5, or Express 4 at the floor of the middleware's peer
- * range): the middleware README's snippet verbatim as src/server.ts, compiled by strict `tsc` (Node's
- * module resolution) and run with `node`, serving a few segment files from ./media as the snippet's
- * `express.static('media')` expects.
+ * A user's Express server (Express 5, or Express 4 at the floor of the middleware's peer range): the
+ * middleware README's snippet verbatim as server.mjs, run as written with `node server.mjs`, serving a
+ * few segment files from the ./media folder it names. Strict `tsc` checks it too (as JavaScript, with
+ * checkJs), as a TypeScript project would see the same lines.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -16,17 +16,17 @@ export async function readMiddlewareReadme(): Promise<{ installCommands: string[
   const markdown = await readFile(MIDDLEWARE_README, 'utf8');
   return {
     installCommands: shellCommands(codeBlock(markdown, 'Install', ['sh', 'bash', 'shell'], '.cache/packages/sammy-pacing-express-')),
-    snippet: codeBlock(markdown, 'Middleware in your own Express app', ['ts', 'typescript', 'js', 'javascript'], 'sammyPacing('),
+    snippet: codeBlock(markdown, 'Middleware in your own Express app', ['js', 'javascript', 'mjs'], 'sammyPacing('),
   };
 }
 
-/** The app's own toolchain (a TypeScript user's choice, not the README's): compiler and typings. */
+/** The app's type checker (the test's, not the README's: the snippet runs without it): compiler and typings. */
 const PACKAGE_JSON = {
   name: 'express-media-server',
   private: true,
   version: '0.0.0',
   type: 'module',
-  scripts: { build: 'tsc', start: 'node dist/server.js' },
+  scripts: { check: 'tsc', start: 'node server.mjs' },
   devDependencies: { typescript: '~7.0.2', '@types/node': '^22.20.5', '@types/express': '^5.0.6', '@types/cors': '^2.8.19' },
 };
 
@@ -36,14 +36,19 @@ const TSCONFIG = {
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     strict: true,
+    // The snippet is JavaScript: check it as a TypeScript user's editor would.
+    allowJs: true,
+    checkJs: true,
+    noEmit: true,
     // Check the packages' .d.ts files too: a broken declaration must fail here.
     skipLibCheck: false,
     types: ['node'],
-    rootDir: 'src',
-    outDir: 'dist',
   },
-  include: ['src'],
+  include: ['src', 'server.mjs'],
 };
+
+/** The folder the snippet serves at /media/ (its `mediaDir`). */
+export const MEDIA_DIR = 'media';
 
 /**
  * Segment files: one to warm a connection with (the kernel does not pace a connection's first ten
@@ -62,10 +67,10 @@ export function expressAppFiles(snippet: string, entryPoints: readonly string[],
   return {
     'package.json': JSON.stringify(manifest, null, 2) + '\n',
     'tsconfig.json': JSON.stringify(TSCONFIG, null, 2) + '\n',
-    'src/server.ts': snippet,
+    'server.mjs': snippet,
     // Every entry point of the server-side packages, resolved the way Node resolves them.
     'src/entry-points.ts': entryPoints.map((spec, i) => `export * as entry${i} from '${spec}';`).join('\n') + '\n',
-    [`media/${WARM_FILE}`]: randomBytes(1024 * 1024),
-    [`media/${LARGE_FILE}`]: randomBytes(LARGE_BYTES),
+    [`${MEDIA_DIR}/${WARM_FILE}`]: randomBytes(1024 * 1024),
+    [`${MEDIA_DIR}/${LARGE_FILE}`]: randomBytes(LARGE_BYTES),
   };
 }

@@ -29,11 +29,13 @@ export async function createTempApp(prefix: string, files: Record<string, string
 }
 
 /**
- * One `npm install` of the given arguments plus the app's package.json. The registry's packages come
+ * One `npm install` of the given arguments plus the app's package.json; returns npm's output. The registry's packages come
  * from npm's cache when it has them (`--prefer-offline`); a missing one is fetched.
  */
-export async function npmInstall(app: TempApp, args: readonly string[]): Promise<void> {
-  await run('npm', ['install', ...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app.dir, timeoutMs: 240_000 });
+export async function npmInstall(app: TempApp, args: readonly string[], options: { warnings?: boolean } = {}): Promise<RunResult> {
+  // `warnings`: keep npm's warnings in the result, for a test of what a README says npm prints.
+  const loglevel = options.warnings ? 'warn' : 'error';
+  return run('npm', ['install', ...args, '--prefer-offline', '--no-audit', '--no-fund', `--loglevel=${loglevel}`], { cwd: app.dir, timeoutMs: 240_000 });
 }
 
 /** The app's copy of a package is a real folder (from a tarball), not a link into the workspace. */

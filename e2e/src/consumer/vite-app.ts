@@ -1,31 +1,38 @@
 /**
  * A Vite + TypeScript app in the shape `npm create vite@latest -- --template vanilla-ts` makes
  * (create-vite 9.3: its package.json scripts and devDependencies, its tsconfig.json), whose
- * src/main.ts is the README's dash.js snippet and whose page holds a <video> instead of the
- * template's counter.
+ * src/main.ts is a README's snippet and whose page holds a <video> instead of the template's counter.
+ * The root README's quick start (dash.js) brings its own index.html and vite.config.ts, read here too.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo-root.js';
 import { codeBlock, shellCommands } from './markdown.js';
 
-export const README_SECTION = 'Use it in your dash.js player';
+export const README_SECTION = 'Quick start: your own player, paced';
 
 export interface ReadmeInstructions {
   /** The commands to run in a clone (they must include `npm run pack:packages`). */
   cloneCommands: string[];
-  /** The commands to run in the app (one `npm install` of tarballs and registry packages). */
+  /** The commands that make the app (`npm create vite …`) and install into it (one `npm install` of tarballs and registry packages). */
   appCommands: string[];
-  /** The dash.js snippet, as printed. */
+  /** The dash.js snippet, as printed (src/main.ts). */
   snippet: string;
+  /** The page, as printed (index.html). */
+  indexHtml: string;
+  /** The dev-server wiring, as printed (vite.config.ts). */
+  viteConfig: string;
 }
 
+/** The root README's quick start: what a user copies, verbatim. */
 export async function readDashjsReadme(): Promise<ReadmeInstructions> {
   const markdown = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
   return {
     cloneCommands: shellCommands(codeBlock(markdown, README_SECTION, ['sh', 'bash', 'shell'], 'pack:packages')),
     appCommands: shellCommands(codeBlock(markdown, README_SECTION, ['sh', 'bash', 'shell'], '.cache/packages/sammy-pacing-dashjs-')),
     snippet: codeBlock(markdown, README_SECTION, ['ts', 'typescript', 'js', 'javascript'], 'attach('),
+    indexHtml: codeBlock(markdown, README_SECTION, ['html'], '<video'),
+    viteConfig: codeBlock(markdown, README_SECTION, ['ts', 'typescript', 'js', 'javascript'], 'proxy'),
   };
 }
 
@@ -94,12 +101,14 @@ export function typesCheckFiles(entryPoints: readonly string[]): Record<string, 
   };
 }
 
-export function viteAppFiles(snippet: string, entryPoints: readonly string[]): Record<string, string> {
+/** `files`: a README's own files (index.html, vite.config.ts), in place of the template's. */
+export function viteAppFiles(snippet: string, entryPoints: readonly string[], files: Record<string, string> = {}): Record<string, string> {
   return {
     'package.json': JSON.stringify(PACKAGE_JSON, null, 2) + '\n',
     'tsconfig.json': TSCONFIG,
     'index.html': INDEX_HTML,
     'src/main.ts': snippet,
     ...typesCheckFiles(entryPoints),
+    ...files,
   };
 }

@@ -25,8 +25,10 @@ const HELP = `Usage: sammy-origin [options]
 Serves the Sammy demo site at / and DASH media at /media/, pacing each response at its CMCD rtp,
 over HTTPS (HTTP/2 and HTTP/1.1) and plain HTTP (HTTP/1.1).
 
+Through npm at the repository root the options follow \`--\`: npm start -- --port 8081 --https-port 8444
+
 Options:
-  --https-port <n>    HTTPS port, HTTP/2 + HTTP/1.1 (default: ${DEFAULT_HTTPS_PORT}; 0 = any free port)
+  --https-port <n>    HTTPS port, HTTP/2 + HTTP/1.1 (default: $HTTPS_PORT or ${DEFAULT_HTTPS_PORT}; 0 = any free port)
   --port <n>          plain HTTP port, HTTP/1.1 (default: $PORT or ${DEFAULT_PORT}; 0 = any free port)
   --no-https          plain HTTP only
   --no-http           HTTPS only
@@ -95,7 +97,7 @@ if (values.records && values['no-records']) fail('--records and --no-records con
 if (values['no-http'] && values['no-https']) fail('--no-http and --no-https leave nothing to serve');
 if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');
 const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PORT;
-const httpsPort = numberOption('https-port', values['https-port']) ?? DEFAULT_HTTPS_PORT;
+const httpsPort = numberOption('https-port', values['https-port'] ?? process.env.HTTPS_PORT) ?? DEFAULT_HTTPS_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
 
 if (mediaDir === undefined) await ensureContent();
@@ -121,9 +123,39 @@ const common: StartOriginOptions = {
   // One log for both listeners: the demo page sees every response, whichever protocol carried it.
   records: new DeliveryRecordLog(),
 };
+/** A listener that could not bind, and how a user picks another port for it. */
+interface Unbound {
+  port: number;
+  label: string;
+  env: string;
+  flag: string;
+  why: string;
+}
 const origins: RunningOrigin[] = [];
-if (tls) origins.push(await startOrigin({ ...common, port: httpsPort, tls }));
-if (!values['no-http']) origins.push(await startOrigin({ ...common, port }));
+const unbound: Unbound[] = [];
+const listeners = [
+  ...(tls ? [{ options: { ...common, port: httpsPort, tls }, label: 'HTTPS', env: 'HTTPS_PORT', flag: '--https-port' }] : []),
+  ...(values['no-http'] ? [] : [{ options: { ...common, port }, label: 'HTTP', env: 'PORT', flag: '--port' }]),
+];
+for (const { options, label, env, flag } of listeners) {
+  try {
+    origins.push(await startOrigin(options));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A busy or forbidden port is the user's to fix: say how, not a stack trace; anything else is a bug.
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw err;
+    unbound.push({ port: options.port, label, env, flag, why: code === 'EADDRINUSE' ? 'in use' : 'not allowed' });
+  }
+}
+if (unbound.length > 0) {
+  const many = unbound.length > 1;
+  const ports = unbound.map((u) => `${u.port} (${u.label})`).join(' and ');
+  const why = unbound.every((u) => u.why === 'in use') ? 'in use' : 'in use or not allowed';
+  const env = unbound.map((u) => `${u.env}=${u.port + 1}`).join(' ');
+  const flags = unbound.map((u) => `${u.flag} ${u.port + 1}`).join(' ');
+  console.error(`sammy-origin: ${many ? 'ports' : 'port'} ${ports} ${many ? 'are' : 'is'} ${why}; choose ${many ? 'others' : 'another'} with ${env} npm start, or npm start -- ${flags}`);
+  if (origins.length === 0) process.exit(1);
+}
 
 for (const origin of origins) {
   const shown = origin.url.replace('127.0.0.1', 'localhost');
