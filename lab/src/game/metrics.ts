@@ -70,6 +70,12 @@ export interface GameMetrics {
   frameHeight?: number;
   /** p95 of how late the sender's frame timer fired, ms. */
   drawLateP95Ms?: number;
+  /**
+   * The sender's page did not get the CPU to keep its frame clock: its timer's p95 lateness exceeds a
+   * frame period. qualityLimitationReason cannot show this (the encoder was not the slow part), but
+   * frames then leave late and in bursts, which adds latency no network change removes.
+   */
+  senderStarved: boolean;
   codec?: string;
   encoder?: string;
   /** Receiver clock − sender clock as measured, its uncertainty, and what was taken off the stamps (clockSkewMs). */
@@ -200,6 +206,7 @@ export function gameMetrics(run: GameRun, from: number, to: number): GameMetrics
     frameWidth: quantile(num(rsIn.map((s) => s.frameWidth)), 0.5),
     frameHeight: quantile(num(rsIn.map((s) => s.frameHeight)), 0.5),
     drawLateP95Ms: quantile(tx.drawLateMs, 0.95),
+    senderStarved: (quantile(tx.drawLateMs, 0.95) ?? 0) > 1000 / run.settings.fps,
     codec: lastTx?.codec,
     encoder: lastTx?.encoderImplementation ?? lastRx?.decoderImplementation,
     clockSkewMeasuredMs: clockSkewMs(run).measuredMs,
