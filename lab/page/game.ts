@@ -4,7 +4,8 @@
  * back (src/game/stamp.ts). Both record into window.__game (src/game/state.ts) for the bench.
  *
  * Parameters: `role`, `room` (the signalling mailbox), `w`, `h`, `fps`, `maxKbps` (the sender's
- * encoding maxBitrate), `live=1` (receiver: a live latency graph, for the demo).
+ * encoding maxBitrate), `live=1` (receiver: a live latency graph, for the demo), `fresh=1` (receiver: clear
+ * the room first) and `persist=1` (sender: offer a new call to every new receiver), for the demo.
  *
  * No STUN or TURN server: the only candidates are the host's own addresses, and the bench's Chromium
  * runs with mDNS obfuscation of host candidates off (browser.ts), so they are plain IP addresses.
@@ -22,6 +23,8 @@ const settings: GameSettings = {
   maxKbps: Number(q.get('maxKbps') ?? 24000),
 };
 const STATS_EVERY_MS = 500;
+/** Sender: keep offering a new call whenever a new receiver clears the room (the live demo). */
+const persist = q.get('persist') === '1';
 const signalUrl = (kind: string): string => new URL(`./signal/${encodeURIComponent(room)}/${kind}`, location.href).href;
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
@@ -138,12 +141,6 @@ async function send(): Promise<void> {
   // 'maintain-framerate-and-resolution' VP8's frame dropper sent 5–15 of 60 fps at 1.5–6 Mbit/s and
   // getStats still said 'none'). The frame size actually sent is in every stats sample.
   track.contentHint = 'motion';
-  const pc = new RTCPeerConnection({ iceServers: [] });
-  watchConnection(pc);
-  const sender = pc.addTrack(track, stream);
-  const params = sender.getParameters();
-  if (params.encodings[0]) params.encodings[0].maxBitrate = settings.maxKbps * 1000;
-  await sender.setParameters(params).catch(fail('setParameters'));
 
   let frame = 0;
   let pan = 0;
@@ -181,10 +178,51 @@ async function send(): Promise<void> {
   };
   requestAnimationFrame(onAnimationFrame);
 
-  await pc.setLocalDescription(await pc.createOffer());
-  await gathered(pc);
-  await post('offer', pc.localDescription);
-  await pc.setRemoteDescription(await poll('answer'));
+  /** Whether this call's offer is still in the room (a fresh receiver clears it). */
+  const offerStands = async (): Promise<boolean> => (await fetch(signalUrl('offer'), { cache: 'no-store' }).catch(() => undefined))?.status !== 404;
+  /** One call: a new connection carrying the same track, offered, answered. */
+  const call = async (): Promise<RTCPeerConnection> => {
+    const next = new RTCPeerConnection({ iceServers: [] });
+    watchConnection(next);
+    const sender = next.addTrack(track, stream);
+    const params = sender.getParameters();
+    if (params.encodings[0]) params.encodings[0].maxBitrate = settings.maxKbps * 1000;
+    await sender.setParameters(params).catch(fail('setParameters'));
+    await next.setLocalDescription(await next.createOffer());
+    await gathered(next);
+    await post('offer', next.localDescription);
+    for (;;) {
+      const r = await fetch(signalUrl('answer'), { cache: 'no-store' });
+      if (r.status === 200) {
+        await next.setRemoteDescription((await r.json()) as RTCSessionDescriptionInit);
+        return next;
+      }
+      if (persist && !(await offerStands())) {
+        next.close();
+        throw new Error('superseded');
+      }
+      await new Promise((resolve) => setTimeout(resolve, persist ? 500 : 100));
+    }
+  };
+  let pc: RTCPeerConnection;
+  if (!persist) pc = await call();
+  else {
+    // The demo: a receiver that (re)loads clears the room (`fresh=1`); the offer gone means a new
+    // receiver waits, so the call ends and a new one is offered to it, on the same running track.
+    pc = new RTCPeerConnection();
+    void (async () => {
+      for (;;) {
+        try {
+          pc = await call();
+        } catch {
+          continue;
+        }
+        while (await offerStands()) await new Promise((resolve) => setTimeout(resolve, 1000));
+        pc.close();
+        state.connectedAt = undefined;
+      }
+    })();
+  }
 
   setInterval(() => {
     void statsMap(pc)
@@ -234,17 +272,20 @@ function liveGraph(): Live | undefined {
   const figures = document.getElementById('figures')!;
   const g = canvas.getContext('2d')!;
   const WINDOW_MS = 30_000;
-  const MAX_MS = 200;
   return {
     draw() {
       const now = epochNow();
       const { width, height } = canvas;
+      // The scale follows the window's worst frame (at least 200 ms, at most 2 s), so nothing is clipped.
+      let worst = 0;
+      for (let i = 0; i + 2 < state.frames.length; i += 3) if (state.frames[i]! >= now - WINDOW_MS) worst = Math.max(worst, state.frames[i + 1]!);
+      const MAX_MS = Math.min(2000, Math.max(200, Math.ceil(worst / 100) * 100));
       g.clearRect(0, 0, width, height);
       const y = (ms: number): number => height - (Math.min(ms, MAX_MS) / MAX_MS) * (height - 14) - 2;
       g.strokeStyle = '#444';
       g.fillStyle = '#888';
       g.font = '11px sans-serif';
-      for (const ms of [50, 100, 150]) {
+      for (const ms of [50, 100, ...[200, 500, 1000, 1500].filter((m) => m < MAX_MS)]) {
         g.beginPath();
         g.moveTo(0, y(ms));
         g.lineTo(width, y(ms));
@@ -310,6 +351,8 @@ async function receive(): Promise<void> {
     video.srcObject = e.streams[0] ?? new MediaStream([e.track]);
     void video.play().catch(fail('play'));
   });
+  // The demo's receiver starts a new call: the room's old offer and answer are a previous receiver's.
+  if (q.get('fresh') === '1') await fetch(new URL(`./signal/${encodeURIComponent(room)}`, location.href).href, { method: 'DELETE' });
   await pc.setRemoteDescription(await poll('offer'));
   await pc.setLocalDescription(await pc.createAnswer());
   await gathered(pc);

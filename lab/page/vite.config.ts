@@ -15,6 +15,6 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 2000,
-    rollupOptions: { input: { index: here('index.html'), game: here('game.html') } },
+    rollupOptions: { input: { index: here('index.html'), game: here('game.html'), demo: here('demo.html') } },
   },
 });

@@ -128,7 +128,9 @@ const UNITS: Record<Neighbour, string> = {
  */
 export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], arms: Arm[], dir: string): Promise<string | undefined> {
   const charts: unknown[] = [];
+  // One scale per quantity across the panels, so the arms compare at a glance.
   let yMax = 0;
+  let vMax = 0;
   const panels: Array<{ arm: Arm; rows: Row[]; index: number }> = [];
   for (const arm of arms) {
     const ms = metrics.filter((m) => m.arm === arm && m.neighbour === 'game' && m.game?.latencyP95Ms !== undefined);
@@ -144,7 +146,10 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
       rows.push({ t: b.t, value: b.p50Ms, series: 'game latency p50 / 500 ms (ms)' });
       yMax = Math.max(yMax, b.p95Ms);
     }
-    for (const p of throughputSeries(run.page)) rows.push({ t: p.t, value: p.mbps, series: 'video download rate (Mbps)' });
+    for (const p of throughputSeries(run.page)) {
+      rows.push({ t: p.t, value: p.mbps, series: 'video download rate (Mbps)' });
+      vMax = Math.max(vMax, p.mbps);
+    }
     panels.push({ arm, rows: rows.filter((r) => (r.t as number) <= (run.endedAt - t0) / 1000), index: run.index });
   }
   if (panels.length === 0) return undefined;
@@ -169,7 +174,7 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
           mark: { type: 'area', opacity: 0.25, interpolate: 'step-after' },
           encoding: {
             x: { field: 't', type: 'quantitative' },
-            y: { field: 'value', type: 'quantitative', title: 'video download rate (Mbps)', axis: { orient: 'right' } },
+            y: { field: 'value', type: 'quantitative', title: 'video download rate (Mbps)', axis: { orient: 'right' }, scale: { domain: [0, Math.ceil(vMax / 5) * 5 || 5] } },
             color: { field: 'series', type: 'nominal' },
           },
         },
