@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   if (!existsSync(join(PAGE_DIR, 'demo.html'))) throw new Error(`demo page not built (${PAGE_DIR}): npm run build -w @sammy/lab`);
   const rateMbps = Number(values.rate ?? BOTTLENECK_MBPS);
   const seconds = Number(values.seconds ?? 35);
+  for (const [name, v] of [['rate', rateMbps], ['seconds', seconds]] as const) if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  if (values['game-mbps'] !== undefined && !(Number(values['game-mbps']) > 0)) throw new Error('--game-mbps must be a positive number');
   const gameKbps = Math.round(values['game-mbps'] !== undefined ? Number(values['game-mbps']) * 1000 : GAME_DEFAULTS.linkShare * rateMbps * 1000);
   await ensureMedia(DEFAULT_MEDIA_ROOT, LAB_MANIFEST_PATH);
   const capKbps = 4 * topVideoKbps(manifestFile(DEFAULT_MEDIA_ROOT, LAB_MANIFEST_PATH));
