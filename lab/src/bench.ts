@@ -10,7 +10,7 @@ import { ARM_LABELS, ARM_SPECS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, ty
 import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { hlsMasterPath, manifestFile } from './media.js';
-import { plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
+import { plotGameTimeline, plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
 import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
 import { metricsCsv, renderMarkdown, summarise, traceSummaries, type BenchEnvironment } from './report.js';
@@ -109,6 +109,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   // Teardown must happen on every exit path: normal, exception, Ctrl-C, SIGTERM.
   const names = namesFor(process.pid);
   let browser: NamespacedBrowser | undefined;
+  let gameBrowser: NamespacedBrowser | undefined;
   let topologyDelay: Topology['delayLine'];
   let tornDown = false;
   const teardown = (): void => {
@@ -186,7 +187,9 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     );
     browser = await launchInNamespace(topology.client, trustKeyArgs(tls));
     env.chromium = `Chromium ${browser.browser.version()}`;
-    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress, tls };
+    // The game neighbour's sender runs in the server namespace, in a Chromium of its own.
+    if (config.neighbours.includes('game')) gameBrowser = await launchInNamespace(topology.server, trustKeyArgs(tls));
+    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress, tls, gameBrowser: gameBrowser?.browser };
 
     // The browser's first page load is slower (cold caches, code compilation): one unmeasured
     // session first, so no arm's first run pays for it.
@@ -212,6 +215,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
               `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
                 `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
                 (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : '') +
+                (m.game ? ` p95 ${m.game.latencyP95Ms?.toFixed(1)} ms (alone ${m.gameAlone?.latencyP95Ms?.toFixed(1) ?? '—'}), ${m.game.framesShown} frames, ${m.game.receivedMbps?.toFixed(1)} Mbps, freezes ${m.game.freezes ?? '—'}, ${m.game.cpuLimited ? 'CPU-LIMITED' : `cpu-limited ${((m.game.cpuLimitedShare ?? 0) * 100).toFixed(0)} %`}, load ${m.loadAvg1?.toFixed(2)}` : '') +
                 (m.link ? `; link: trace ${m.link.traceMbps.toFixed(2)} Mbit/s, released ${m.link.releasedMbps.toFixed(2)}, saturated seconds ${m.link.saturatedBins} at ×${m.link.saturatedRatioMedian?.toFixed(3) ?? '—'}` : ''),
             );
           } catch (err) {
@@ -230,6 +234,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
       }
     }
   } finally {
+    await gameBrowser?.close();
     await browser?.close();
     const delayStats = await topologyDelay?.stop().catch(() => '');
     if (delayStats) env.delayLine = delayStats;
@@ -249,6 +254,10 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     const reps = representativeRuns(raw, metrics, config.arms);
     if (reps.size) plots.push(await plotTimeSeries(reps, join(dir, 'plots')));
     plots.push(...(await plotNeighbours(raw, config.arms, join(dir, 'plots'))));
+    if (config.neighbours.includes('game')) {
+      const g = await plotGameTimeline(raw, metrics, config.arms, join(dir, 'plots'));
+      if (g) plots.push(g);
+    }
     if (config.traces) plots.push(...(await plotTraceFamilies(raw, metrics, config.arms, join(dir, 'plots'))));
   } catch (err) {
     progress.log(`plots failed: ${(err as Error).message}`);

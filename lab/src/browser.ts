@@ -15,6 +15,12 @@ export const LAB_CHROMIUM_ARGS = [
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
+  // The game stream's peers (game/ pages) offer host candidates only (no STUN/TURN server). Chromium
+  // otherwise hides a host candidate's address behind a random mDNS name (<uuid>.local), which the
+  // other namespace cannot resolve, and the call never connects. With this feature off the SDP
+  // carries 10.247.x.x (checked in each run: GameRun's localCandidates). Chromium reads only the last
+  // --disable-features, so any other feature to disable goes into this one.
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
 
 export interface NamespacedBrowser {

@@ -8,6 +8,7 @@ import { CONGESTION_CONTROLS, HLS_MASTER_NAME, isCongestionControl } from 'sammy
 import {
   ARMS,
   BOTTLENECK_MBPS,
+  GAME_DEFAULTS,
   DEFAULT_ARMS,
   TRACE_ARMS,
   TRACE_MAX_PEAK_MBPS,
@@ -66,6 +67,10 @@ usage: npm run bench:lab -- [flags]
                      (README*, LICENSE*, *.md and hidden files are skipped). E.g. --traces ../shared/traces
   --udp-mbps R       the UDP neighbour's rate (default ${PAPER_NEIGHBOURS.udpRateMbps}, the paper's; with --trace/--traces 1/8 of each
                      trace's mean over the session, as the paper's 5 of 40 Mbit/s: 5 Mbit/s would fill a slow trace alone)
+  --game-mbps R      the game neighbour's maxBitrate, Mbit/s (default ${GAME_DEFAULTS.linkShare * 100} % of --rate)
+  --game-fps N       the game's frame rate (default ${GAME_DEFAULTS.fps})
+  --game-size WxH    the game's frame size (default ${GAME_DEFAULTS.width}x${GAME_DEFAULTS.height})
+  --game-warmup S    the game runs alone this long before the play request (default ${GAME_DEFAULTS.warmupSeconds})
   --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
   --buffer-seconds S   buffer target of every arm's player (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
                        buffer, as the paper's control had; dash.js's own is 30 s at top quality, Shaka's 10 s, hls.js's 30 s)
@@ -124,6 +129,10 @@ export function parseCliArgs(args: string[]): CliParse {
       trace: { type: 'string' },
       traces: { type: 'string' },
       'udp-mbps': { type: 'string' },
+      'game-mbps': { type: 'string' },
+      'game-fps': { type: 'string' },
+      'game-size': { type: 'string' },
+      'game-warmup': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -146,6 +155,18 @@ export function parseCliArgs(args: string[]): CliParse {
     const peak = peakMbps(t.trace);
     if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
   }
+  let gameSize: { width: number; height: number } | undefined;
+  if (values['game-size'] !== undefined) {
+    const m = /^(\d+)x(\d+)$/.exec(values['game-size']);
+    if (!m || Number(m[1]) < 64 || Number(m[2]) < 64 || Number(m[1]) % 16 || Number(m[2]) % 16) throw new Error(`--game-size must be WIDTHxHEIGHT, multiples of 16 from 64, got ${values['game-size']}`);
+    gameSize = { width: Number(m[1]), height: Number(m[2]) };
+  }
+  const game = {
+    ...gameSize,
+    ...(values['game-mbps'] !== undefined ? { maxKbps: Math.round(positive(values['game-mbps'], 0, 'game-mbps') * 1000) } : {}),
+    ...(values['game-fps'] !== undefined ? { fps: Math.round(positive(values['game-fps'], 0, 'game-fps')) } : {}),
+    ...(values['game-warmup'] !== undefined ? { warmupSeconds: positive(values['game-warmup'], 0, 'game-warmup', { allowZero: true }) } : {}),
+  };
   const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
   const config: BenchConfig = {
     arms: list(values.arms, ARMS, traces ? TRACE_ARMS : DEFAULT_ARMS, isArm, 'arm'),
@@ -170,6 +191,7 @@ export function parseCliArgs(args: string[]): CliParse {
     udpRateMbps: positive(values['udp-mbps'], PAPER_NEIGHBOURS.udpRateMbps, 'udp-mbps'),
     ...(traces ? { traces, traceSource: resolve(values.trace ?? values.traces ?? '') } : {}),
     ...(traces && values['udp-mbps'] === undefined ? { udpShareOfTrace: UDP_SHARE_OF_TRACE } : {}),
+    ...(Object.keys(game).length ? { game } : {}),
   };
   const problem = configProblem(config);
   if (problem) throw new Error(problem);

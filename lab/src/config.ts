@@ -79,7 +79,7 @@ export const UDP_SHARE_OF_TRACE = 5 / 40;
 export const TRACE_MAX_PEAK_MBPS = 500;
 
 /** Neighbouring traffic of Section 6; `none` is the video alone (the paper's Fig. 7). */
-export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'none'] as const;
+export const NEIGHBOURS = ['udp', 'tcp', 'http', 'video', 'game', 'none'] as const;
 export type Neighbour = (typeof NEIGHBOURS)[number];
 
 export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
@@ -87,6 +87,7 @@ export const NEIGHBOUR_LABELS: Record<Neighbour, string> = {
   tcp: 'bulk TCP (iperf3) from 10 s after playback, throughput',
   http: 'repeated 3 MB HTTP fetches, response time',
   video: 'second unpaced dash.js session, startup delay',
+  game: 'WebRTC game stream (Chromium → Chromium, GCC), per-frame glass-to-glass latency',
   none: 'no neighbour',
 };
 
@@ -131,7 +132,39 @@ export const PAPER_NEIGHBOURS = {
   udpPayloadBytes: 1200,
 } as const;
 
+/**
+ * The game-stream neighbour (issue 34): 640×360 at 30 fps keeps a software VP8 encoder on a shared
+ * 2-core machine limited by the network rather than the CPU (qualityLimitationReason tells, per run;
+ * at 60 fps and load 10–13 the pages drew ~45 and showed ~17 fps);
+ * its maxBitrate is 60 % of the link by default, as cloud gaming asks ~30 of a 50 Mbit/s link (seed 002).
+ * The game starts GAME_WARMUP_SECONDS before the video's play request, as a game already running when
+ * someone starts a film: congestion control has ramped up and the window before the play request is
+ * the game alone.
+ */
+export const GAME_DEFAULTS = { width: 640, height: 360, fps: 30, linkShare: 0.6, warmupSeconds: 8 } as const;
+
+export interface GameConfig {
+  width: number;
+  height: number;
+  fps: number;
+  maxKbps: number;
+  warmupSeconds: number;
+}
+
+/** The game settings of a bench: its own, or the defaults for its link. */
+export function gameConfig(config: Pick<BenchConfig, 'game' | 'rateMbps'>): GameConfig {
+  return {
+    width: config.game?.width ?? GAME_DEFAULTS.width,
+    height: config.game?.height ?? GAME_DEFAULTS.height,
+    fps: config.game?.fps ?? GAME_DEFAULTS.fps,
+    maxKbps: config.game?.maxKbps ?? Math.round(GAME_DEFAULTS.linkShare * config.rateMbps * 1000),
+    warmupSeconds: config.game?.warmupSeconds ?? GAME_DEFAULTS.warmupSeconds,
+  };
+}
+
 export interface BenchConfig {
+  /** The game-stream neighbour's settings; absent fields take GAME_DEFAULTS (maxKbps: 60 % of the link). */
+  game?: Partial<GameConfig>;
   arms: Arm[];
   neighbours: Neighbour[];
   /** What the players and neighbours connect to (default `none`: the origin itself). */

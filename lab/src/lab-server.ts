@@ -26,6 +26,7 @@ import serveStatic from 'serve-static';
 import { isCongestionControl, MEDIA_PATH } from 'sammy-pacing-protocol';
 import { sammyPacing, sammyRecords } from 'sammy-pacing-express';
 import { arg } from './args.js';
+import { SignalMailbox, signalHandler, type SignalResponse } from './game/signalling.js';
 import { rng } from './stats.js';
 
 const cc = arg('cc', 'cubic');
@@ -60,8 +61,14 @@ const pacing = sammyPacing({ mechanism: 'kernel', congestionControl: cc, records
 // middleware so their own responses are neither paced nor recorded. The lab network is private.
 const records = sammyRecords(pacing.records);
 
+// The game stream's signalling (offer/answer mailbox), before the pacing middleware: never paced or recorded.
+const signal = signalHandler(new SignalMailbox());
+
 const router = Router();
 router.use(routed(records));
+router.use(routed((req: Request, res: Response, next: () => void) => {
+  if (!signal(req, res as unknown as SignalResponse)) next();
+}));
 router.use(routed(pacing));
 router.use(MEDIA_PATH, routed(serveStatic(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') })));
 router.use('/lab', routed(serveStatic(arg('page'), { cacheControl: false })));

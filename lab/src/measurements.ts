@@ -1,6 +1,8 @@
 /**
  * What one run records (raw, saved as JSON) and the metrics derived from it.
  */
+import { gameLatencies, gameMetrics, type GameMetrics } from './game/metrics.js';
+import type { GameRun } from './game/state.js';
 import { pathOf, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { mediaSegmentOf } from '@sammy/test-content';
 import type { PageState } from './page-state.js';
@@ -91,6 +93,10 @@ export interface RawRun {
   endedAt: number;
   page: PageState;
   neighbourPage?: PageState;
+  /** The game-stream neighbour: both pages' records and clocks. */
+  game?: GameRun;
+  /** /proc/loadavg (1, 5, 15 min) as the session started and ended: the shared machine's contention. */
+  loadAvg?: { start: number[]; end: number[] };
   queue: QueueSample[];
   rateMbps: number;
   /** [receive time ms since epoch, seq, one-way delay ms] */
@@ -238,6 +244,11 @@ export interface RunMetrics {
   queueDelayP95Ms?: number;
   bottleneckDrops?: number;
   neighbourMetric?: NeighbourMetric;
+  /** The game-stream neighbour, from the play request to the end, and alone (its warm-up before the play request). */
+  game?: GameMetrics;
+  gameAlone?: GameMetrics;
+  /** 1-min load average as the session ended. */
+  loadAvg1?: number;
   errors: number;
   /** The main session's media requests by Resource Timing nextHopProtocol (e.g. { h2: 52 }); undefined when not recorded. */
   mediaProtocols?: Record<string, number>;
@@ -364,6 +375,8 @@ export function neighbourSamples(run: RawRun): number[] {
       const d = run.neighbourPage ? startupDelayMs(run.neighbourPage) : undefined;
       return d === undefined ? [] : [d];
     }
+    case 'game':
+      return run.game ? gameLatencies(run.game, run.page.playRequestedAt, run.endedAt) : [];
     case 'none':
       return [];
   }
@@ -399,6 +412,18 @@ function neighbourMetric(run: RawRun): NeighbourMetric | undefined {
     case 'video':
       // One sample at most: the second session's startup delay, as it is.
       return { name: 'second session startup delay', unit: 'ms', mean: s[0], p50: s[0], samples: s.length };
+    case 'game': {
+      const g = run.game ? gameMetrics(run.game, run.page.playRequestedAt, run.endedAt) : undefined;
+      return {
+        name: 'game frame latency (glass to glass)',
+        unit: 'ms',
+        p50: g?.latencyP50Ms,
+        p95: g?.latencyP95Ms,
+        mean: g?.latencyMeanMs,
+        samples: s.length,
+        extra: { p99: g?.latencyP99Ms, over100Share: g?.over100Share, freezes: g?.freezes, receivedMbps: g?.receivedMbps },
+      };
+    }
     case 'none':
       return undefined;
   }
@@ -438,6 +463,9 @@ export function runMetrics(run: RawRun): RunMetrics {
     queueDelayP95Ms: quantile(delays, 0.95),
     bottleneckDrops: run.trace ? achieved?.drops : first && last ? last.drops - first.drops : undefined,
     neighbourMetric: neighbourMetric(run),
+    ...(run.game ? { game: gameMetrics(run.game, p.playRequestedAt, endAt) } : {}),
+    ...(run.game?.flowingAt !== undefined ? { gameAlone: gameMetrics(run.game, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),
+    ...(run.loadAvg ? { loadAvg1: run.loadAvg.end[0] } : {}),
     ...(run.trace ? { trace: run.trace.id, family: run.trace.family, traceMbps: run.trace.sessionMeanMbps } : {}),
     qualitySwitches: qualitySwitches(p, endAt),
     rebufferRatio: played && played > 0 ? rb.seconds / played : undefined,

@@ -11,6 +11,7 @@ import * as vl from 'vega-lite';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
 import { linkAchieved, neighbourSamples, queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
 import { median, quantile } from './stats.js';
+import { latencySeries } from './game/metrics.js';
 
 type Row = Record<string, string | number>;
 
@@ -116,8 +117,74 @@ const UNITS: Record<Neighbour, string> = {
   http: 'response time (ms)',
   tcp: 'per-second throughput (Mbps)',
   video: 'startup delay (ms)',
+  game: 'game frame latency (ms)',
   none: '',
 };
+
+/**
+ * The game neighbour over time (issue 34), one panel per arm on one time axis from the play request:
+ * game frame latency (p95 and p50 of each 500 ms) against the video's download rate (session
+ * throughput), for the run of each arm whose game p95 is the arm's median.
+ */
+export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], arms: Arm[], dir: string): Promise<string | undefined> {
+  const charts: unknown[] = [];
+  // One scale per quantity across the panels, so the arms compare at a glance.
+  let yMax = 0;
+  let vMax = 0;
+  const panels: Array<{ arm: Arm; rows: Row[]; index: number }> = [];
+  for (const arm of arms) {
+    const ms = metrics.filter((m) => m.arm === arm && m.neighbour === 'game' && m.game?.latencyP95Ms !== undefined);
+    const mid = median(ms.map((m) => m.game!.latencyP95Ms!));
+    if (mid === undefined) continue;
+    const best = ms.reduce((a, b) => (Math.abs(b.game!.latencyP95Ms! - mid) < Math.abs(a.game!.latencyP95Ms! - mid) ? b : a));
+    const run = runs.find((r) => r.arm === arm && r.neighbour === 'game' && r.index === best.index);
+    if (!run?.game) continue;
+    const t0 = run.page.playRequestedAt;
+    const rows: Row[] = [];
+    for (const b of latencySeries(run.game, t0)) {
+      rows.push({ t: b.t, value: b.p95Ms, series: 'game latency p95 / 500 ms (ms)' });
+      rows.push({ t: b.t, value: b.p50Ms, series: 'game latency p50 / 500 ms (ms)' });
+      yMax = Math.max(yMax, b.p95Ms);
+    }
+    for (const p of throughputSeries(run.page)) {
+      rows.push({ t: p.t, value: p.mbps, series: 'video download rate (Mbps)' });
+      vMax = Math.max(vMax, p.mbps);
+    }
+    panels.push({ arm, rows: rows.filter((r) => (r.t as number) <= (run.endedAt - t0) / 1000), index: run.index });
+  }
+  if (panels.length === 0) return undefined;
+  for (const { arm, rows, index } of panels) {
+    charts.push({
+      title: `${ARM_LABELS[arm]} (run ${index}); video play request at t = 0, the game alone before it`,
+      width: 760,
+      height: 200,
+      data: { values: rows },
+      layer: [
+        {
+          transform: [{ filter: "datum.series !== 'video download rate (Mbps)'" }],
+          mark: { type: 'line', strokeWidth: 1.2 },
+          encoding: {
+            x: { field: 't', type: 'quantitative', title: 's from the play request' },
+            y: { field: 'value', type: 'quantitative', title: 'game frame latency (ms)', scale: { domain: [0, Math.ceil(yMax / 10) * 10 || 100] } },
+            color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#d62728', '#ff9896', '#1f77b4'], domain: ['game latency p95 / 500 ms (ms)', 'game latency p50 / 500 ms (ms)', 'video download rate (Mbps)'] } },
+          },
+        },
+        {
+          transform: [{ filter: "datum.series === 'video download rate (Mbps)'" }],
+          mark: { type: 'area', opacity: 0.25, interpolate: 'step-after' },
+          encoding: {
+            x: { field: 't', type: 'quantitative' },
+            y: { field: 'value', type: 'quantitative', title: 'video download rate (Mbps)', axis: { orient: 'right' }, scale: { domain: [0, Math.ceil(vMax / 5) * 5 || 5] } },
+            color: { field: 'series', type: 'nominal' },
+          },
+        },
+      ],
+      resolve: { scale: { y: 'independent' } },
+    });
+  }
+  await render({ vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, 'game-timeline');
+  return 'game-timeline';
+}
 
 export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): Promise<string[]> {
   const files: string[] = [];

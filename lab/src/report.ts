@@ -3,6 +3,7 @@
  * range over runs), arms grouped by player, then each arm against its own player's unpaced control,
  * Sammy's arms next to the paper and the issue's targets.
  */
+import { renderGameSection } from './game/report.js';
 import { ARM_LABELS, ARM_SPECS, armsByPlayer, NEIGHBOUR_LABELS, PAPER_RTT_MS, PLAYER_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
@@ -253,6 +254,8 @@ export function renderMarkdown(input: {
     L.push('');
   }
 
+  L.push(...renderGameSection(metrics, arms));
+
   if (env.traces) {
     L.push(
       ...renderTraceSection({
@@ -302,6 +305,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors', 'media_protocols',
     'trace', 'family', 'trace_mbps', 'quality_switches', 'rebuffer_ratio', 'link_trace_mbps', 'link_released_mbps', 'link_utilization',
     'link_saturated_s', 'link_saturated_ratio', 'link_release_late_max_us',
+    'game_p50_ms', 'game_p95_ms', 'game_p99_ms', 'game_over50_share', 'game_over100_share', 'game_freezes', 'game_freeze_s', 'game_frames_dropped',
+    'game_received_mbps', 'game_rtt_ms', 'game_jitter_ms', 'game_cpu_limited_share', 'game_alone_p95_ms', 'load1',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -312,6 +317,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.mediaProtocols ? protocolText(m.mediaProtocols) : undefined,
       m.trace, m.family, m.traceMbps, m.qualitySwitches, m.rebufferRatio, m.link?.traceMbps, m.link?.releasedMbps, m.link?.utilization,
       m.link?.saturatedBins, m.link?.saturatedRatioMedian, m.link?.releaseLateMaxUs,
+      m.game?.latencyP50Ms, m.game?.latencyP95Ms, m.game?.latencyP99Ms, m.game?.over50Share, m.game?.over100Share, m.game?.freezes, m.game?.freezeSeconds, m.game?.framesDropped,
+      m.game?.receivedMbps, m.game?.rttMs, m.game?.jitterMs, m.game?.cpuLimitedShare, m.gameAlone?.latencyP95Ms, m.loadAvg1,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { CONGESTION_CONTROL_HEADER, RECORDS_PATH } from 'sammy-pacing-protocol';
-import { ARM_SPECS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_SPECS, gameConfig, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import type { GameRun } from './game/state.js';
+import { closeGame, collectGame, startGame, waitFlowing, type GameSession } from './neighbours/game-stream.js';
 import type { LabCertificate } from './lab-certificate.js';
 import type { PageState, RawRun, RunTrace, TcpNeighbourResult, HttpFetch, HttpVersion, RunProtocol } from './measurements.js';
 import type { LabTrace } from './traces.js';
@@ -41,6 +43,20 @@ export interface RunContext {
   tls?: LabCertificate;
   /** With traces: the trace this run's downlink follows, from the play request on. */
   trace?: PreparedTrace;
+  /** With the game neighbour: a Chromium in the server namespace, for the game's sender page. */
+  gameBrowser?: Browser;
+}
+
+/** The game stream must show frames within this time of its pages' load. */
+const GAME_FLOWING_TIMEOUT_MS = 20_000;
+
+/** /proc/loadavg's three averages; undefined where there is none. */
+export function loadAverages(): number[] | undefined {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').trim().split(/\s+/).slice(0, 3).map(Number);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A trace ready for the delay line: its opportunities written once per bench, reused by every arm. */
@@ -267,6 +283,9 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   let trace: RunTrace | undefined;
   let traceOn = false;
   let udpRateMbps: number | undefined;
+  let game: GameSession | undefined;
+  let gameRun: GameRun | undefined;
+  const loadStart = loadAverages();
   try {
     const servers = await startServers(ctx);
     children.push(...servers.children);
@@ -292,6 +311,22 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       const server = start(...inNs(t.client, 'iperf3', ['-s', '-1', '--forceflush', '-B', CLIENT_IP, '-p', String(IPERF_PORT)]));
       children.push(server);
       await waitForLine(server, (l) => l.includes('Server listening'), 10_000, 'iperf3 server');
+    }
+
+    if (neighbour === 'game') {
+      if (!ctx.gameBrowser) throw new Error('the game neighbour needs a Chromium in the server namespace (RunContext.gameBrowser)');
+      const gc = gameConfig(config);
+      game = await startGame({
+        clientBrowser: ctx.browser,
+        serverBrowser: ctx.gameBrowser,
+        origin: serverOrigin(config),
+        room: `${tag}-${Date.now()}`,
+        settings: { width: gc.width, height: gc.height, fps: gc.fps, maxKbps: gc.maxKbps },
+        headers: ccHeaders,
+      });
+      await waitFlowing(game, GAME_FLOWING_TIMEOUT_MS);
+      // The game runs alone first, as a game already going when the film starts (GAME_DEFAULTS).
+      await sleep(gc.warmupSeconds * 1000);
     }
 
     monitor.start();
@@ -392,6 +427,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       });
     if (neighbour === 'video' && second && startupDelayMs(second) === undefined) errors.push('second session never started playing');
 
+    if (game) gameRun = await collectGame(game);
     const queue = monitor.stop();
     if (traceOn) {
       await t.delayLine?.traceOff();
@@ -434,9 +470,12 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
       udp, udpSent, ...(udpRateMbps !== undefined ? { udpRateMbps } : {}), tcp, http, records, errors, protocol,
       ...(trace ? { trace, link } : {}),
+      ...(gameRun ? { game: gameRun } : {}),
+      ...(loadStart ? { loadAvg: { start: loadStart, end: loadAverages() ?? [] } } : {}),
     };
   } finally {
     monitor.stop();
+    await closeGame(game);
     if (traceOn) await t.delayLine?.traceOff().catch(() => undefined);
     for (const c of contexts) await c.close().catch(() => undefined);
     await Promise.all(children.map((c) => c.stop(2000)));

@@ -14,11 +14,15 @@ export const DEFAULT_MULTIPLES: readonly number[] = [1.5, 2, 3, 6, 12];
 /** Unpaced, the paper's pace design (sammy-paper), the defaults (sammy: PRESETS.bufferAware's design), dash.js's own rtp. */
 export const DEFAULT_SWEEP_ARMS: readonly string[] = ['unpaced', 'sammy-paper', 'sammy', 'dashjs-rtp'];
 
+/** The neighbours a sweep can run beside the video: one per sweep. */
+export const SWEEP_NEIGHBOURS = ['udp', 'game'] as const;
+export type SweepNeighbour = (typeof SWEEP_NEIGHBOURS)[number];
+
 /** Bench flags the sweep sets for every invocation, and what to use instead. */
 const SET_BY_SWEEP: Record<string, string> = {
   rate: 'the sweep sets it to each multiple × the top bitrate: use --multiples',
   'udp-mbps': 'the sweep sets the UDP neighbour to 1/8 of each link (the paper\'s 5 of 40 Mbit/s)',
-  neighbours: 'the sweep always runs the UDP neighbour',
+  neighbours: 'the sweep runs one neighbour: --neighbour udp (default) or --neighbour game',
   trace: 'the sweep is for constant links; run bench:lab with a trace instead',
   traces: 'the sweep is for constant links; run bench:lab with traces instead',
 };
@@ -33,6 +37,8 @@ usage: npm run bench:lab:sweep -- [flags]
   --arms LIST        comma-separated: ${ARMS.join(', ')}; must include unpaced
                      (default ${DEFAULT_SWEEP_ARMS.join(',')})
   --judge ARM        the arm checked against issue 17's targets (default ${JUDGED_ARM})
+  --neighbour N      ${SWEEP_NEIGHBOURS.join(' or ')} (default udp): the UDP flow at 1/8 of the link, or the WebRTC game
+                     stream (issue 34; its maxBitrate 60 % of each link unless --game-mbps)
   --results DIR      the sweep writes DIR/sweep-<timestamp>/, each invocation in a sub-folder (default lab/results)
   -h, --help         this text
 
@@ -47,11 +53,14 @@ const OWN = {
   multiples: { type: 'string' },
   arms: { type: 'string' },
   judge: { type: 'string' },
+  neighbour: { type: 'string' },
   results: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export interface SweepArgs {
+  /** The one neighbour every invocation runs (default udp). */
+  neighbour?: SweepNeighbour;
   multiples: number[];
   arms: string[];
   judgedArm: string;
@@ -105,6 +114,8 @@ export function parseSweepArgs(argv: readonly string[]): SweepParse {
     if (t.kind === 'option' && Object.hasOwn(SET_BY_SWEEP, t.name)) throw new Error(`--${t.name} is not for the sweep: ${SET_BY_SWEEP[t.name]}`);
   }
   const arms = parseArms(values.arms);
+  const neighbour = values.neighbour ?? 'udp';
+  if (!(SWEEP_NEIGHBOURS as readonly string[]).includes(neighbour)) throw new Error(`--neighbour must be one of ${SWEEP_NEIGHBOURS.join(', ')}, got ${neighbour}`);
   const judgedArm = values.judge ?? JUDGED_ARM;
   if (values.judge !== undefined && !arms.includes(judgedArm)) throw new Error(`--judge ${judgedArm} is not one of --arms (${arms.join(',')})`);
   return {
@@ -113,6 +124,7 @@ export function parseSweepArgs(argv: readonly string[]): SweepParse {
       multiples: parseMultiples(values.multiples ?? DEFAULT_MULTIPLES.join(',')),
       arms,
       judgedArm,
+      ...(neighbour !== 'udp' ? { neighbour: neighbour as SweepNeighbour } : {}),
       resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
       passthrough,
     },
@@ -127,5 +139,5 @@ export function linkFor(multiple: number, topVideoKbps: number): { multiple: num
 
 /** One bench invocation's flags. */
 export function benchArgs(args: SweepArgs, link: { rateMbps: number; udpMbps: number }, resultsDir: string): string[] {
-  return ['--rate', String(link.rateMbps), '--udp-mbps', String(link.udpMbps), '--neighbours', 'udp', '--arms', args.arms.join(','), '--results', resultsDir, ...args.passthrough];
+  return ['--rate', String(link.rateMbps), '--udp-mbps', String(link.udpMbps), '--neighbours', args.neighbour ?? 'udp', '--arms', args.arms.join(','), '--results', resultsDir, ...args.passthrough];
 }

@@ -23,6 +23,10 @@ export interface SweepRunRow {
   videoRefetches?: number;
   /** The UDP neighbour's one-way delay p50; only runs next to the UDP neighbour have one. */
   udpP50Ms?: number;
+  /** The game neighbour (issue 34): frame latency p95, freezes, received bitrate; only runs next to it have them. */
+  gameP95Ms?: number;
+  gameFreezes?: number;
+  gameReceivedMbps?: number;
 }
 
 /** RFC 4180 fields: quoted ("" inside quotes is a quote) or bare; the bench quotes strings only. */
@@ -85,6 +89,7 @@ export function runsFromCsv(text: string): SweepRunRow[] {
       queueDelayP50Ms: num('queue_delay_p50_ms'),
       videoRefetches: num('video_refetches'),
       udpP50Ms: neighbour === 'udp' ? num('neighbour_p50') : undefined,
+      ...(neighbour === 'game' ? { gameP95Ms: num('game_p95_ms'), gameFreezes: num('game_freezes'), gameReceivedMbps: num('game_received_mbps') } : {}),
     };
   });
 }
@@ -94,6 +99,9 @@ export type SweepMetric = Exclude<keyof SweepRunRow, 'arm' | 'neighbour' | 'run'
 /** The table's metric columns, in order: header, decimals, and a scale for display (ratio → %). */
 export const SWEEP_COLUMNS: ReadonlyArray<{ key: SweepMetric; header: string; digits: number; scale?: number }> = [
   { key: 'udpP50Ms', header: 'UDP one-way p50 (ms)', digits: 2 },
+  { key: 'gameP95Ms', header: 'game frame latency p95 (ms)', digits: 1 },
+  { key: 'gameFreezes', header: 'game freezes (n)', digits: 0 },
+  { key: 'gameReceivedMbps', header: 'game received (Mbit/s)', digits: 2 },
   { key: 'meanBitrateKbps', header: 'mean bitrate (kbps)', digits: 0 },
   { key: 'rebuffers', header: 'rebuffers (n)', digits: 0 },
   { key: 'rebufferRatio', header: 'rebuffer ratio (%)', digits: 2, scale: 100 },
@@ -105,7 +113,7 @@ export const SWEEP_COLUMNS: ReadonlyArray<{ key: SweepMetric; header: string; di
 ];
 
 /** The metrics whose change against unpaced each table shows, next to their column. */
-export const CHANGE_METRICS: readonly SweepMetric[] = ['udpP50Ms', 'meanBitrateKbps', 'chunkThroughputMbps'];
+export const CHANGE_METRICS: readonly SweepMetric[] = ['udpP50Ms', 'gameP95Ms', 'gameReceivedMbps', 'meanBitrateKbps', 'chunkThroughputMbps'];
 
 /** One bench invocation of the sweep: its link and its runs. */
 export interface SweepPoint {
@@ -269,6 +277,8 @@ export interface SweepReportInput {
   queueBytes: number;
   /** The flags every invocation got besides --rate, --udp-mbps, --neighbours, --arms and --results. */
   passthrough: readonly string[];
+  /** The neighbour of every invocation (absent: udp). */
+  neighbour?: string;
   points: readonly SweepPoint[];
   /** Plot names in plots/ (each as .png and .svg). */
   plots: readonly string[];
@@ -298,7 +308,15 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
   const checks = checkTargets(points, input.judgedArm);
   const L: string[] = [];
   const ms = points.map((p) => p.multiple);
-  L.push(`# Rate sweep: the link at ${ms.map((m) => Number(m.toFixed(3))).join(', ')} × the top bitrate, with a UDP neighbour (${input.startedAt})`, '');
+  const game = input.neighbour === 'game';
+  L.push(`# Rate sweep: the link at ${ms.map((m) => Number(m.toFixed(3))).join(', ')} × the top bitrate, with ${game ? 'the WebRTC game stream' : 'a UDP neighbour'} (${input.startedAt})`, '');
+  if (game) {
+    L.push(
+      'The neighbour is the game stream (issue 34; `--neighbour game`), its maxBitrate 60 % of each link unless `--game-mbps`; the "UDP neighbour" column ' +
+        'below is the rate the bench was given for a UDP flow, which did not run. Each invocation\'s report.md has the game\'s full section.',
+      '',
+    );
+  }
   L.push(
     `Top video bitrate ${input.topVideoKbps} kbps: the highest video Representation of \`${input.topSource}\`, read as the bench reads it (audio comes on top). ` +
       `One \`bench:lab\` invocation per link rate (multiple × top), the UDP neighbour at 1/8 of the link (the paper's 5 of 40 Mbit/s). ` +
@@ -343,14 +361,16 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     L.push(`## ${multipleText(t.multiple)} top: ${t.rateMbps} Mbit/s, UDP neighbour ${t.udpMbps} Mbit/s`, '');
     L.push('Cells: median over runs [min–max]; Δ: the arm\'s median against unpaced\'s.', '');
     const head = ['arm', 'runs'];
-    for (const c of SWEEP_COLUMNS) {
+    // Only the columns some run has (a UDP sweep has no game figures, a game sweep no UDP ones).
+    const columns = SWEEP_COLUMNS.filter((c) => t.rows.some((r) => r.stats[c.key].n > 0) || c.key === 'udpP50Ms' && !t.rows.some((r) => r.stats.gameP95Ms.n > 0));
+    for (const c of columns) {
       head.push(c.header);
       if (CHANGE_METRICS.includes(c.key)) head.push('Δ');
     }
     L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const r of t.rows) {
       const cells = [armLabel(r.arm), String(r.runs)];
-      for (const c of SWEEP_COLUMNS) {
+      for (const c of columns) {
         cells.push(spreadCell(r.stats[c.key], c.digits, c.scale));
         if (CHANGE_METRICS.includes(c.key)) cells.push(r.arm === 'unpaced' ? '' : signed(r.change[c.key]));
       }

@@ -98,6 +98,7 @@ async function main(): Promise<number> {
       seed: base.seed,
       queueBytes: base.queueBytes,
       passthrough: args.passthrough,
+      ...(args.neighbour ? { neighbour: args.neighbour } : {}),
       points,
       plots,
     };

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/cli-options.js';
+import { gameConfig } from '../src/config.js';
 import { benchArgs, DEFAULT_MULTIPLES, DEFAULT_SWEEP_ARMS, linkFor, parseSweepArgs, type SweepArgs } from '../src/sweep-args.js';
 
 function args(argv: string[]): SweepArgs {
@@ -63,5 +64,17 @@ describe('links', () => {
     expect(parsed.config).toMatchObject({ rateMbps: 6.6, udpRateMbps: 0.825, neighbours: ['udp'], arms: ['unpaced', 'sammy'], runs: 2, durationSeconds: 20, seed: 7, resultsDir: '/tmp/sweep/x2' });
     // A flag the bench does not know stops the sweep there, before any run.
     expect(() => parseCliArgs(benchArgs(args(['--nope', '--arms', 'unpaced,sammy']), linkFor(2, 3300), '/tmp/x'))).toThrow(/nope/);
+  });
+
+  it('runs the game neighbour instead of UDP with --neighbour game (issue 34), its maxBitrate 60 % of each link by default', () => {
+    const a = args(['--neighbour', 'game', '--arms', 'unpaced,sammy', '--multiples', '1.5,12']);
+    expect(a.neighbour).toBe('game');
+    expect(a.passthrough).toEqual([]);
+    const parsed = parseCliArgs(benchArgs(a, linkFor(1.5, 3300), '/tmp/sweep/x1.5'));
+    if (parsed.help) throw new Error('help');
+    expect(parsed.config.neighbours).toEqual(['game']);
+    expect(gameConfig(parsed.config).maxKbps).toBe(2970);
+    expect(() => args(['--neighbour', 'tcp'])).toThrow(/--neighbour must be one of udp, game/);
+    expect(args([]).neighbour).toBeUndefined();
   });
 });
