@@ -8,4 +8,5 @@ export { createSession, SammySession, type SammyControl, type SessionConfig } fr
 export type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample, TrackState } from './session/types.js';
 export { Emitter } from './emitter.js';
 export { defaultStore, InitialThroughputHistory, memoryStore, INITIAL_HISTORY_KEY, type InitialThroughputStore } from './initial-history.js';
-export { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './adapter.js';
+export type { AdapterController, AdapterOptions, PaceOnlyMode, SammyMode } from './adapter/types.js';
+export { createAdapterKit, type AdapterKit, type MediaRequest, type PlayerDescription, type RequestCarrier, type SentRequest } from './adapter/kit.js';

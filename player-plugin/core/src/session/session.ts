@@ -25,7 +25,7 @@ export interface SessionConfig {
   /** Start with Sammy on. Default true. */
   enabled?: boolean;
   /** Where initial-phase throughput persists. Default: localStorage, or memory. */
-  history?: InitialThroughputStore;
+  initialHistory?: InitialThroughputStore;
   /** Clock for event times, ms since the epoch. Default Date.now. */
   now?: () => number;
   /**
@@ -99,7 +99,7 @@ export class SammySession implements SammyControl {
     const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
     this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#fullBufferSeconds);
     this.#active = config.enabled ?? true;
-    this.#history = new InitialThroughputHistory(config.history, this.#params.historyLimit);
+    this.#history = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
     this.#now = config.now ?? Date.now;
   }
 

@@ -95,7 +95,7 @@ export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
  */
 export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { unpaced?: boolean } = {}): SimulatedRule {
   return (config) => {
-    const session = createSession({ parameters, history: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
+    const session = createSession({ parameters, initialHistory: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
     const topKbps = Math.max(...config.videoLadderKbps);
     let last: SammyDecision | undefined;
     return {
