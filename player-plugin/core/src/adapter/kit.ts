@@ -7,7 +7,7 @@
 import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
 import type { MediaKind } from '../policy/types.js';
 import { createSession, type SammySession } from '../session/session.js';
-import type { SammyDecision, TrackState } from '../session/types.js';
+import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
 import { checkOptionKeys, parametersOf } from './options.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
 
@@ -49,7 +49,8 @@ export interface RequestCarrier {
 export interface SentRequest {
   /** Undefined for a request Sammy does not pace (not media, or the decision failed). */
   readonly decision: SammyDecision | undefined;
-  done(bytes: number, durationMs: number): void;
+  /** The download as the player timed it; the sample it made, undefined when it measured nothing (or came twice). */
+  done(bytes: number, durationMs: number): SegmentSample | undefined;
   aborted(): void;
 }
 
@@ -131,8 +132,9 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
       return {
         decision,
         done(bytes, durationMs) {
-          if (open) session.addSample(decision!, { bytes, durationMs });
+          const sample = open ? session.addSample(decision!, { bytes, durationMs }) : undefined;
           open = false;
+          return sample;
         },
         aborted() {
           open = false;
