@@ -8,7 +8,7 @@ import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacin
 import type { MediaKind } from '../policy/types.js';
 import { createSession, type SammySession } from '../session/session.js';
 import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
-import { checkOptionKeys, parametersOf } from './options.js';
+import { checkOptionKeys } from './options.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
 
 /** What an adapter tells the kit about its player; the player-derived defaults follow from it alone. */
@@ -87,21 +87,21 @@ export interface AdapterKit {
 
 export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<Settings>>, player: PlayerDescription<Settings>): AdapterKit {
   checkOptionKeys(options);
-  const { enabled, maxBufferSeconds, initialHistory } = options;
-  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(options.mode, `${player.package}/pace-only`);
+  const { mode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
+  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
   const fullBufferSeconds = () => maxBufferSeconds ?? player.bufferTargetSeconds();
   const validatedSeconds = maxBufferSeconds ?? (player.lowestBufferTargetSeconds ?? player.bufferTargetSeconds)();
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
   const session = createSession({
-    parameters: { ...(start === undefined ? {} : { initialVideoBitrateKbps: start }), ...parametersOf(options) },
+    parameters: { ...(start === undefined ? {} : { initialVideoBitrateKbps: start }), ...parameters },
     enabled,
     initialHistory,
     playerAbr: playerAbr(),
     maxBufferSeconds: validatedSeconds,
   });
-  let cmcdMode = checkCmcdMode(options.cmcdMode ?? player.cmcdMode());
+  let cmcdMode = checkCmcdMode(requestedCmcdMode ?? player.cmcdMode());
   let attached = true;
 
   return {
@@ -126,7 +126,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
         carrier.headers = written.headers;
       } catch (error) {
         // Never hold a segment back: an unpaced request beats a failed one.
-        console.error('Sammy: a request goes unpaced', error);
+        console.error('Sammy:', error);
       }
       let open = decision !== undefined;
       return {

@@ -3,35 +3,27 @@
  * neither is refused with the nearest known one: a typo in a script-tag page would otherwise
  * change nothing and say nothing.
  */
-import { DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { DEFAULT_PARAMETERS } from '../config.js';
 
-/** The options every adapter takes besides the tunables (AdapterOptions). */
-const ADAPTER_KEYS = ['mode', 'enabled', 'cmcdMode', 'maxBufferSeconds', 'initialHistory'] as const;
-
-/** Edit distance between two option names (insertions, deletions, substitutions). */
+/** Edit distance between two names, case ignored (insertions, deletions, substitutions). */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 0; i < a.length; i++) {
+    const next = [i + 1];
+    for (let j = 0; j < b.length; j++) next.push(Math.min(row[j + 1]! + 1, next[j]! + 1, row[j]! + (a[i] === b[j] ? 0 : 1)));
+    row = next;
   }
-  return previous[b.length]!;
+  return row[b.length]!;
 }
 
-/** Throws a TypeError naming each key that is not an option, and the known key nearest to it. */
-export function checkOptionKeys(options: object, extraKeys: readonly string[] = []): void {
-  const known = [...ADAPTER_KEYS, ...extraKeys, ...Object.keys(DEFAULT_PARAMETERS)];
+/** Throws a TypeError naming the first key that is not an option, and the known key nearest to it. */
+export function checkOptionKeys(options: object): void {
+  const known = ['mode', 'enabled', 'cmcdMode', 'maxBufferSeconds', 'initialHistory', ...Object.keys(DEFAULT_PARAMETERS)];
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
-    const nearest = known.reduce((best, k) => (distance(key.toLowerCase(), k.toLowerCase()) < distance(key.toLowerCase(), best.toLowerCase()) ? k : best));
+    const nearest = known.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
     throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearest}'?)`);
   }
-}
-
-/** The tunables among the options (the adapter's own keys left out). */
-export function parametersOf(options: object): Partial<SammyParameters> {
-  const parameters: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) if (!(ADAPTER_KEYS as readonly string[]).includes(key)) parameters[key] = value;
-  return parameters as Partial<SammyParameters>;
 }
