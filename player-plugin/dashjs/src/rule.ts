@@ -13,7 +13,7 @@ export const SAMMY_RULE_NAME = 'SammyRule';
 const PRIORITY_STRONG = 1;
 
 /** The part of a dash.js Representation the rule reads. */
-export interface RepresentationLike {
+interface RepresentationLike {
   bitrateInKbit: number;
   id?: string;
 }

@@ -55,7 +55,7 @@ export interface SentRequest {
 }
 
 /** What the adapter does when the controller changes something in its player. */
-export interface ControllerHooks {
+interface ControllerHooks {
   enabled?(on: boolean): void;
   cmcdMode?(mode: CmcdMode): void;
   /** Removes what attach installed; the kit then ends the session. */
