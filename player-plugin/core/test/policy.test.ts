@@ -1,32 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
-import {
-  bufferFullness,
-  decidePace,
-  minimumMultiplier,
-  minimumThroughputKbps,
-  nextPlaybackState,
-  INITIAL_PLAYBACK_STATE,
-  paceShortfalls,
-  sammyRuleRequirement,
-  sammyRuleShortfalls,
-  type PlaybackEvent,
-  type PlaybackState,
-  paceMultiplier,
-  paceRateKbps,
-  paceRungKbps,
-  resolveParameters,
-  scheduleShortfalls,
-  SammyConfigError,
-  selectBitrateKbps,
-  bufferAfterStepUp,
-  sustainableBitrateKbps,
-  heldPaceKbps,
-  holdLimits,
-  HOLD_FROM_FULLNESS,
-  harmonicMeanKbps,
-  appendBounded,
-} from '../src/policy/index.js';
+import { minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
+import { decidePace } from '../src/policy/decide.js';
+import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
+import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
+import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShortfalls } from '../src/policy/pace-requirements.js';
+import { minimumMultiplier, resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
+import { nextPlaybackState, INITIAL_PLAYBACK_STATE, type PlaybackEvent, type PlaybackState } from '../src/policy/phase.js';
+import { harmonicMeanKbps, appendBounded } from '../src/policy/throughput.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeRequest, type ProbeState } from '../src/policy/probe.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];

@@ -25,7 +25,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PAPER_PACE, PRESETS, type SammyParameters } from '../src/config.js';
-import { resolveParameters, SammyConfigError } from '../src/policy/index.js';
+import { resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
 import { meanKbps, TraceLink } from '../src/traces/index.js';
 import { dashThroughputRule, modelledDashAbr } from './support/dash-throughput-rule.js';
 import { qoe, type Qoe } from './support/qoe.js';

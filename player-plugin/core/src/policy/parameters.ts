@@ -72,7 +72,7 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
  * full at `maxBufferSeconds`), or in pace-only mode the player's own rules (`playerAbr`, held
  * to them with its `check`), each over the buffer levels where it acts.
  */
-export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
+function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
   // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.

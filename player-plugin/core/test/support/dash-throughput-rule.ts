@@ -13,7 +13,7 @@
  */
 import type { SammyParameters } from '../../src/config.js';
 import { memoryStore } from '../../src/initial-history.js';
-import { paceShortfalls, type PlayerAbr } from '../../src/policy/index.js';
+import { paceShortfalls, type PlayerAbr } from '../../src/policy/pace-requirements.js';
 import { createSession } from '../../src/session/session.js';
 import type { SammyDecision } from '../../src/session/types.js';
 import type { SimulatedRule, SimulationConfig } from './session-simulator.js';
