@@ -16,7 +16,7 @@ import { isCmcdParam, joinUrl, splitUrl } from './cmcd-url.js';
 /** How CMCD travels: the `CMCD` query parameter, or `CMCD-*` headers. */
 export type CmcdMode = 'query' | 'header';
 
-export function isCmcdMode(mode: unknown): mode is CmcdMode {
+function isCmcdMode(mode: unknown): mode is CmcdMode {
   return mode === 'query' || mode === 'header';
 }
 
