@@ -19,5 +19,6 @@ export { createSession, type SammySession, type SammyControl, type SessionConfig
 export type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample, TrackState } from './session/types.js';
 export { defaultStore, memoryStore, type InitialThroughputStore } from './initial-history.js';
 export type { AdapterController, AdapterOptions, PaceOnlyMode, SammyMode } from './adapter/types.js';
+export { listenToMediaElement } from './adapter/media-element.js';
 // MediaRequest, PlayerDescription, RequestCarrier: what createAdapterKit and kit.send take.
 export { createAdapterKit, type AdapterKit, type MediaRequest, type PlayerDescription, type RequestCarrier, type SentRequest } from './adapter/kit.js';

@@ -1,26 +1,11 @@
 /**
- * hls.js's playback as the session's playback events. The media element's own events: a stall
- * is `waiting`, playback (re)starts at `playing`, and the media time comes with `timeupdate`;
- * hls.js hands the element over in MEDIA_ATTACHED and takes it back in MEDIA_DETACHING, and a new
- * source starts at MANIFEST_LOADING.
+ * hls.js's playback as the session's playback events: the media element's own events, from
+ * MEDIA_ATTACHED (hls.js hands the element over) to MEDIA_DETACHING, and a new source at
+ * MANIFEST_LOADING.
  */
-import type { PlaybackEvent } from 'sammy-pacing-core';
+import { listenToMediaElement, type PlaybackEvent } from 'sammy-pacing-core';
 import type { Hls } from './hls.js';
 import type { AbandonedFragment } from './requests.js';
-
-const EVENTS = ['playing', 'seeking', 'seeked', 'waiting', 'timeupdate'] as const;
-
-/** Listens to `media` until the returned function is called. */
-function listenToMedia(media: HTMLMediaElement, feed: (event: PlaybackEvent) => void): () => void {
-  const listener = (e: Event) => {
-    const type = e.type as (typeof EVENTS)[number];
-    feed(type === 'timeupdate' ? { type, mediaTimeSeconds: media.currentTime } : { type });
-  };
-  for (const type of EVENTS) media.addEventListener(type, listener);
-  return () => {
-    for (const type of EVENTS) media.removeEventListener(type, listener);
-  };
-}
 
 /** The emitter side of hls.js, with event names as strings (the adapter imports no hls.js enum). */
 interface EventsLike {
@@ -33,7 +18,7 @@ interface EventsLike {
  * source (after its 'load'), `abandoned`: hls.js's emergency abandon rule aborted a fragment.
  */
 export function listenToPlayback(hls: Hls, feed: (event: PlaybackEvent) => void, on: { loading(): void; abandoned(data: AbandonedFragment): void }): () => void {
-  let unlisten = hls.media ? listenToMedia(hls.media, feed) : undefined;
+  let unlisten = hls.media ? listenToMediaElement(hls.media, feed) : undefined;
   const onMediaDetaching = () => {
     unlisten?.();
     unlisten = undefined;
@@ -45,7 +30,7 @@ export function listenToPlayback(hls: Hls, feed: (event: PlaybackEvent) => void,
       'hlsMediaAttached',
       (_: string, data: { media: HTMLMediaElement }) => {
         unlisten?.();
-        unlisten = listenToMedia(data.media, feed);
+        unlisten = listenToMediaElement(data.media, feed);
       },
     ],
     ['hlsMediaDetaching', onMediaDetaching],
