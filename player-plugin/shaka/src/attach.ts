@@ -45,8 +45,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
     bufferTargetSeconds: () => Math.max(config.streaming.bufferingGoal, config.streaming.rebufferingGoal),
     settings: () => config.abr,
     cmcdMode: () => (config.cmcd.useHeaders ? 'header' : 'query'),
-    // Shaka's estimate with nothing measured; it discounts an estimate by this target itself.
-    startKbps: () => config.abr.defaultBandwidthEstimate / 1000,
+    // Shaka discounts its start estimate by this target itself.
     startDiscount: () => config.abr.bandwidthDowngradeTarget,
   });
   const ladder = createLadder();
@@ -59,15 +58,16 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
     makeInner: () => original.abrFactory(),
     configured() {
       config = player.getConfiguration();
+      // Pace-only: Shaka's ABR as now configured (update re-reads it); the controller exists by then.
       if (!kit.paceOnly) return;
       try {
-        kit.recheck();
+        controller.update({});
       } catch (error) {
         // Shaka's configure must not throw; the pace stays, and says why it may starve Shaka's ABR.
         console.error(error);
       }
     },
-    mediaElement: (element) => events.bind(element),
+    mediaElement: events.bind,
   };
   const filters = createFilters(player, kit, ladder, (appending) => host.active?.suggest(appending));
 
@@ -75,7 +75,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
   net.registerResponseFilter(filters.response);
   player.configure({ abrFactory: () => createAbrManager(host), cmcd: { enabled: true, useHeaders: kit.cmcdMode() === 'header' } });
 
-  return kit.controller({
+  const controller = kit.controller({
     enabled: (on) => (on ? host.active?.suggest() : host.active?.yieldToInner()),
     cmcdMode: (mode) => player.configure({ cmcd: { useHeaders: mode === 'header' } }),
     detach() {
@@ -86,4 +86,5 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
       host.active?.yieldToInner();
     },
   });
+  return controller;
 }

@@ -8,7 +8,6 @@ import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacin
 import type { MediaKind } from '../policy/types.js';
 import { createSession, type SammySession } from '../session/session.js';
 import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
-import { checkOptionKeys } from './options.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
 
 /** What an adapter tells the kit about its player; the player-derived defaults follow from it alone. */
@@ -64,13 +63,10 @@ interface ControllerHooks {
 
 export interface AdapterKit {
   readonly session: SammySession;
-  readonly mode: SammyMode;
   readonly paceOnly: boolean;
   /** Sammy picks bitrates now: its own mode, on, attached. */
   picks(): boolean;
   cmcdMode(): CmcdMode;
-  /** The level a request counts full now, seconds: the option, else the player's target. */
-  fullBufferSeconds(): number;
   /**
    * The start the player should take now, kbps in the player's unit (before its own discount), or
    * undefined for its own: from the initial-phase history while Sammy is on (pace-only mode: only
@@ -78,15 +74,12 @@ export interface AdapterKit {
    * the ABR hook).
    */
   startKbps(): number | undefined;
-  /** Re-reads the player's ABR rules (pace-only) and validates the parameters against them; throws SammyConfigError. */
-  recheck(): void;
   /** Decides a request (`media` undefined: not a media segment), writes its `rtp` into the carrier. Never throws. */
   send(carrier: RequestCarrier, media: () => MediaRequest | undefined): SentRequest;
   controller(hooks: ControllerHooks): AdapterController;
 }
 
 export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<Settings>>, player: PlayerDescription<Settings>): AdapterKit {
-  checkOptionKeys(options);
   const { mode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
   const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
@@ -106,16 +99,13 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
 
   return {
     session,
-    mode: paceOnly ? 'pace-only' : 'sammy',
     paceOnly,
     picks: () => attached && !paceOnly && session.enabled,
     cmcdMode: () => cmcdMode,
-    fullBufferSeconds,
     startKbps() {
       if (!attached || !session.enabled || (paceOnly ? !session.hasHistory : !player.firstPickFromStart)) return undefined;
       return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
     },
-    recheck: () => session.update({}, playerAbr()),
     send(carrier, media) {
       let decision: SammyDecision | undefined;
       try {

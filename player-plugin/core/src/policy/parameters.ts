@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { nearestOption } from '../options.js';
 import { describeShortfall, sammyRuleShortfalls, type PlayerAbr } from './pace-requirements.js';
 
 /** Where a pace multiplier falls short: the buffer level and the least value that would do. */
@@ -93,7 +94,8 @@ function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBuffer
 }
 
 /**
- * Merges overrides onto a base set, then validates the result (against `playerAbr` in pace-only
+ * Merges overrides onto a base set (a key that is not a tunable is refused, naming the nearest
+ * option), then validates the result (against `playerAbr` in pace-only
  * mode; Sammy's own rule at a buffer counted full at `maxBufferSeconds`).
  */
 export function resolveParameters(
@@ -103,8 +105,8 @@ export function resolveParameters(
   maxBufferSeconds?: number,
 ): Readonly<SammyParameters> {
   const merged: SammyParameters = { ...base };
-  for (const key of Object.keys(base) as (keyof SammyParameters)[]) {
-    const value = overrides[key];
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!(key in base)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return validateParameters(merged, playerAbr, maxBufferSeconds);

@@ -6,7 +6,7 @@
  * `rtp`), each finished download → `addSample`.
  */
 import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PAPER_PACE, type SammyParameters } from '../config.js';
-import { Emitter } from '../emitter.js';
+import { createEmitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
 import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
@@ -14,9 +14,8 @@ import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, ty
 import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { resolveParameters } from '../policy/parameters.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
-import { chunkThroughputKbps } from '../policy/throughput.js';
+import { appendBounded, chunkThroughputKbps, harmonicMeanKbps } from '../policy/throughput.js';
 import type { MediaKind, Phase } from '../policy/types.js';
-import { SessionThroughput } from './throughput-estimator.js';
 import type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample } from './types.js';
 
 export interface SessionConfig {
@@ -61,9 +60,13 @@ export class SammySession implements SammyControl {
   #params: Readonly<SammyParameters>;
   #active: boolean;
   #playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
-  readonly #throughput = new SessionThroughput();
+  /**
+   * This session's chunk throughputs, kbps, one window per media type: small audio segments
+   * measure mostly latency and would drag a shared estimate down.
+   */
+  #samples: Record<MediaKind, number[]> = { video: [], audio: [] };
   readonly #history: InitialThroughputHistory;
-  readonly #events = new Emitter<SammyEvents>();
+  readonly #events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
   readonly #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   readonly #now: () => number;
@@ -123,7 +126,7 @@ export class SammySession implements SammyControl {
   /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
   playback(event: PlaybackEvent): void {
     if (event.type === 'load') {
-      this.#throughput.reset();
+      this.#samples = { video: [], audio: [] };
       for (const kind of Object.keys(this.#choices) as MediaKind[]) delete this.#choices[kind];
       this.#segmentSeconds = {};
       this.#videoFetched = undefined;
@@ -137,7 +140,7 @@ export class SammySession implements SammyControl {
   /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
   throughputKbps(mediaType: MediaKind): number | undefined {
     const window = this.#params.throughputWindow;
-    return this.phase === 'initial' ? this.#history.estimateKbps(window) : this.#throughput.estimateKbps(mediaType, window);
+    return this.phase === 'initial' ? this.#history.estimateKbps(window) : harmonicMeanKbps(this.#samples[mediaType], window);
   }
 
   /**
@@ -171,7 +174,7 @@ export class SammySession implements SammyControl {
       mediaType: input.mediaType,
       bitratesKbps: input.ladderKbps,
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
-      sessionThroughputKbps: this.#throughput.estimateKbps(input.mediaType, this.#params.throughputWindow),
+      sessionThroughputKbps: harmonicMeanKbps(this.#samples[input.mediaType], this.#params.throughputWindow),
       initialThroughputKbps: this.#history.estimateKbps(this.#params.throughputWindow),
       stepUpThroughputKbps: input.mediaType === 'video' ? probeEstimateKbps(this.#probe, this.#params) : undefined,
       currentBitrateKbps: this.#choices[input.mediaType]?.bitrateKbps,
@@ -259,7 +262,7 @@ export class SammySession implements SammyControl {
     if (!(download.bytes > 0) || !Number.isFinite(download.bytes) || !(download.durationMs >= 0)) return undefined;
     const durationMs = Math.max(1, download.durationMs);
     const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
-    this.#throughput.add(decision.mediaType, throughputKbps, this.#params.sessionSampleLimit);
+    this.#samples[decision.mediaType] = appendBounded(this.#samples[decision.mediaType], throughputKbps, this.#params.sessionSampleLimit);
     // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
     if (decision.bitrateKbps > 0) this.#segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
     if (decision.mediaType === 'video') {
