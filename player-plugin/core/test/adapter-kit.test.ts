@@ -70,6 +70,15 @@ describe('the adapter kit', () => {
     expect(withOption.send({ url: 'https://x/1.m4s' }, () => video).decision?.maxBufferSeconds).toBe(12);
   });
 
+  it('refuses an option that is neither the adapter’s own nor a tunable, inherited names included', () => {
+    expect(() => createAdapterKit({ toString: 1 } as never, player())).toThrow("Sammy: unknown option 'toString'");
+    expect(() => createAdapterKit({ c2: 1 } as never, player())).toThrow("Sammy: unknown option 'c2' (did you mean 'c0'?)");
+    const kit = createAdapterKit({ initialHistory: memoryStore() }, player());
+    const controller = kit.controller({ detach() {} });
+    expect(() => controller.update({ stepupFactor: 2 } as never)).toThrow("Sammy: unknown option 'stepupFactor' (did you mean 'stepUpFactor'?)");
+    expect(controller.parameters.stepUpFactor).toBe(1.1);
+  });
+
   it('the controller: setEnabled with an unchanged value does nothing; cmcdMode checked; detach once', () => {
     const enabled = vi.fn();
     const cmcd = vi.fn();

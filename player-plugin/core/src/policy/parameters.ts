@@ -106,7 +106,7 @@ export function resolveParameters(
 ): Readonly<SammyParameters> {
   const merged: SammyParameters = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
-    if (!(key in base)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
+    if (!Object.hasOwn(base, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return validateParameters(merged, playerAbr, maxBufferSeconds);
