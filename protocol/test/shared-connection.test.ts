@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideConnectionPace, readCmcdRequest, type ConnectionPaceInput } from '../src/index.js';
-import { isCmcdObjectType } from '../src/shared-connection.js';
+import { decideConnectionPace, isCmcdObjectType, readCmcdRequest, type ConnectionPaceInput } from '../src/index.js';
 
 const h2 = (over: Partial<ConnectionPaceInput>): ConnectionPaceInput => ({
   shared: true,

@@ -9,7 +9,7 @@ export interface CommonMediaRequestLike {
   customData?: { request?: FragmentRequestLike; abort?: () => void };
 }
 
-interface FragmentRequestLike {
+export interface FragmentRequestLike {
   type?: string | null;
   mediaType?: string | null;
   bandwidth?: number;
