@@ -11,13 +11,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { parseServerTiming } from 'sammy-pacing-protocol';
 import { expressAppFiles, LARGE_BYTES, LARGE_FILE, MEDIA_DIR, MIDDLEWARE_README, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
 import { readFile } from 'node:fs/promises';
 import { entryPoints, installArgsFromReadme, packPackages, peerFloor, pinInstallArg, publishablePackages, type PackageJson } from '../src/consumer/packages.js';
 import { createTempApp, installedVersion, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
+import { freePort } from '../src/consumer/process.js';
 
 const SERVER_PACKAGES = ['sammy-pacing-express', 'sammy-pacing-protocol'];
 /** 3 MB at 16 Mbps: 1.5 s of transfer, so the first unpaced burst (≤ 64 KB on loopback) is < 3 % of it. */
@@ -45,17 +46,6 @@ const VARIANTS: readonly ExpressVariant[] = [
   { label: "the README's Express" },
   { label: `Express ${FLOOR}, the floor of the peer range`, version: FLOOR, types: FLOOR.startsWith('4.') ? '^4.17.21' : undefined },
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -20,6 +19,7 @@ import { expectAppPlaysPaced, expectServedAppPlaysPaced } from '../src/consumer/
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages, tarballName } from '../src/consumer/packages.js';
 import { REPO_ROOT } from '../src/repo-root.js';
 import { createTempApp, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
+import { freePort } from '../src/consumer/process.js';
 import { readDashjsReadme, viteAppFiles, type ReadmeInstructions } from '../src/consumer/vite-app.js';
 
 /** The Node-only package; everything else is for the page. */
@@ -38,17 +38,6 @@ const SNIPPET_MANIFEST = "new URL('/media/default/manifest.mpd', location.href).
 
 let app: TempApp | undefined;
 let readme: ReadmeInstructions;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `text` with `from` (which must occur exactly once) replaced. */
 function replaceOnce(text: string, from: string, to: string): string {

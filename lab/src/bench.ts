@@ -11,7 +11,7 @@ import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { hlsMasterPath, manifestFile } from './media.js';
 import { plotGameTimeline, plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
-import { inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
+import { cleanupOnExit, inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
 import { metricsCsv, renderMarkdown, summarise, traceSummaries, type BenchEnvironment } from './report.js';
 import { ProtocolMismatchError, runOnce, runTag, type PreparedTrace, type RunContext } from './run.js';
@@ -111,21 +111,11 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   let browser: NamespacedBrowser | undefined;
   let gameBrowser: NamespacedBrowser | undefined;
   let topologyDelay: Topology['delayLine'];
-  let tornDown = false;
-  const teardown = (): void => {
-    if (tornDown) return;
-    tornDown = true;
+  const teardown = cleanupOnExit(() => {
     killAllChildren();
     destroyTopology(names);
     rmSync(tmpDir, { recursive: true, force: true });
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    progress.log(`\n${signal}: stopping, removing namespaces`);
-    teardown();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  }, (line) => progress.log(line));
 
   const env: BenchEnvironment = {
     queueBytes: config.queueBytes,
@@ -239,8 +229,6 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     const delayStats = await topologyDelay?.stop().catch(() => '');
     if (delayStats) env.delayLine = delayStats;
     teardown();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
   env.wallSeconds = (Date.now() - wallStart) / 1000;
   const tcpMin = quantile(

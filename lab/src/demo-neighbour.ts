@@ -27,7 +27,7 @@ import { topVideoKbps } from './bench.js';
 import { BOTTLENECK_MBPS, GAME_DEFAULTS, PAPER_BDP_BYTES, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE } from './config.js';
 import { gamePageUrl } from './neighbours/game-stream.js';
 import { DEFAULT_MEDIA_ROOT, ensureMedia, LAB_MANIFEST_PATH, manifestFile } from './media.js';
-import { inNs, killAllChildren, run, sleep, start, waitForLine, type Child } from './processes.js';
+import { cleanupOnExit, inNs, killAllChildren, run, sleep, start, waitForLine, type Child } from './processes.js';
 import { LAB_DIR, nodeScript, PAGE_DIR } from './scripts.js';
 import { CLIENT_IP, createTopology, destroyTopology, namesFor, namespaceSupport, removeLeftovers, SERVER_IP } from './topology.js';
 import { SERVER_PORT } from './run.js';
@@ -66,21 +66,11 @@ async function main(): Promise<void> {
   const hostDev = `sl${process.pid.toString(36)}h`;
   const children: Child[] = [];
   let sender: NamespacedBrowser | undefined;
-  let tornDown = false;
-  const teardown = (): void => {
-    if (tornDown) return;
-    tornDown = true;
+  const teardown = cleanupOnExit(() => {
     killAllChildren();
     // Deleting the client namespace deletes the veth pair, and the host route through it.
     destroyTopology(names);
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    console.error(`\n${signal}: stopping, removing namespaces`);
-    teardown();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  }, (line) => console.error(line));
   try {
     const t = await createTopology({ rateMbps, queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, rttMs: PAPER_RTT_MS });
     // The person's link: this namespace ═ client namespace, which forwards to the router.
@@ -147,8 +137,6 @@ async function main(): Promise<void> {
   } finally {
     await sender?.close();
     teardown();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -144,3 +144,29 @@ export function lastLine(output: string): string {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `cleanup` once, on whichever comes first: SIGINT or SIGTERM (told with `say`, then the process
+ * exits 130 or 143), or the returned function, which also stops listening for the signals. Namespaces
+ * and children must go on every exit path.
+ */
+export function cleanupOnExit(cleanup: () => void, say: (line: string) => void): () => void {
+  let ran = false;
+  const once = (): void => {
+    if (ran) return;
+    ran = true;
+    cleanup();
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    say(`\n${signal}: stopping, removing namespaces`);
+    once();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    once();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,5 +1,6 @@
 /** Child processes for the consumer tests: bounded in time, their output kept for the error message. */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 
 export interface RunResult {
   stdout: string;
@@ -27,4 +28,16 @@ export function run(command: string, args: readonly string[], options: { cwd: st
 
 function tail(text: string, max = 6000): string {
   return text.length > max ? `…${text.slice(-max)}` : text;
+}
+
+/** A loopback port free right now, for a server the test starts in another process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -433,14 +433,19 @@ export class SharedConnection {
       return;
     }
     if (this.#resetStalledStreams(now)) return;
-    const waiting = [...this.#streams].some((d) => d.finished);
+    let finished = false;
+    let writing = false;
+    for (const d of this.#streams) {
+      if (d.finished) finished = true;
+      else writing = true;
+    }
     let ms: number;
-    if (waiting && acked !== undefined) {
+    if (finished && acked !== undefined) {
       const rate = this.#rate();
       const left = Math.max(1, this.#outq);
       const min = Math.max(MIN_POLL_MS, (this.#info?.rttUs ?? 0) / 4000);
       ms = Math.min(MAX_POLL_MS, Math.max(min, rate ? (left * 1000) / rate / 2 : MIN_POLL_MS * 2));
-    } else if ([...this.#streams].some((d) => !d.finished)) {
+    } else if (writing && acked !== undefined) {
       // Bodies are being written: a recent read is what bounds an aborted response's bytes (the
       // session's socket is gone by the time its streams hear of a TCP reset).
       ms = MAX_POLL_MS;
