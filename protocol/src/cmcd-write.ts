@@ -16,7 +16,7 @@ import { isCmcdParam, joinUrl, splitUrl } from './cmcd-url.js';
 /** How CMCD travels: the `CMCD` query parameter, or `CMCD-*` headers. */
 export type CmcdMode = 'query' | 'header';
 
-export function isCmcdMode(mode: unknown): mode is CmcdMode {
+function isCmcdMode(mode: unknown): mode is CmcdMode {
   return mode === 'query' || mode === 'header';
 }
 
@@ -85,7 +85,7 @@ export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode
   if (rtpKbps !== undefined && !(Number.isSafeInteger(rtpKbps) && rtpKbps > 0)) {
     throw new RangeError(`CMCD rtp must be a positive integer of kbps, got ${rtpKbps}`);
   }
-  if (!isCmcdMode(mode)) throw new TypeError(`CMCD mode must be 'query' or 'header', got ${String(mode)}`);
+  checkCmcdMode(mode);
   const url = splitUrl(request.url);
   const queryAt = url.params.findIndex(isCmcdParam);
   // Members by key, headers first, then the query (which wins, as a server reads it first).

@@ -1,10 +1,15 @@
-export * from './units.js';
-export * from './limits.js';
-export * from './server-timing.js';
-export * from './records.js';
-export * from './congestion-control.js';
-export * from './media-paths.js';
-export * from './cmcd-url.js';
-export * from './cmcd-read.js';
-export * from './cmcd-write.js';
-export * from './shared-connection.js';
+/**
+ * `sammy-pacing-protocol`: what Sammy's players and servers agree on. Named exports only, each
+ * used outside this package (players, origins, demo, lab, end-to-end tests); the types are those
+ * of the values' signatures.
+ */
+export { RTP_STEP_KBPS, BYTES_PER_SECOND_PER_KBPS, KBPS_PER_FASTLY_PACE_UNIT, roundRtpKbps, kbpsToBytesPerSecond, bytesPerSecondToKbps } from './units.js';
+export { FASTLY_MIN_PACE, DEFAULT_MIN_PACE_KBPS, DEFAULT_MAX_PACE_KBPS, clampPaceKbps } from './limits.js';
+export { SERVER_TIMING_METRICS, PACING_MECHANISMS, formatServerTiming, parseServerTiming, type PacingMechanism, type PacingReport, type ServerTimingEntry } from './server-timing.js';
+export { RECORDS_PATH, RECORD_EVENTS_PATH, RECORD_EVENT, RECORDS_SKIPPED_EVENT, DELIVERY_END_REASONS, type RecordsSkipped, type DeliveryRecord, type DeliveryEndReason } from './records.js';
+export { CONGESTION_CONTROL_HEADER, CONGESTION_CONTROLS, isCongestionControl, type CongestionControl } from './congestion-control.js';
+export { MEDIA_PATH, DEFAULT_LADDER_NAME, MANIFEST_NAME, DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME, DEFAULT_HLS_MASTER_PATH } from './media-paths.js';
+export { splitUrl, isCmcdParam, withoutCmcd, pathOf, type UrlParts } from './cmcd-url.js';
+export { MAX_CMCD_PAYLOAD_BYTES, readRtp, readCmcdRequest, type HeaderRecord, type RtpReading, type CmcdRequestReading } from './cmcd-read.js';
+export { checkCmcdMode, writeRtp, type CmcdMode, type CmcdCarrier } from './cmcd-write.js';
+export { CMCD_OBJECT_TYPES, MEDIA_OBJECT_TYPES, SHARED_CONNECTION_IDLE_MS, CONNECTION_PACE_REASONS, decideConnectionPace, type CmcdObjectType, type ConnectionPaceInput, type ConnectionPaceReason, type ConnectionPaceDecision } from './shared-connection.js';

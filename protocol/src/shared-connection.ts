@@ -46,7 +46,7 @@ export function isCmcdObjectType(value: unknown): value is CmcdObjectType {
 /** The object types of media segments: audio, video, muxed. */
 export const MEDIA_OBJECT_TYPES: readonly CmcdObjectType[] = ['a', 'v', 'av'];
 
-export function isMediaObjectType(value: CmcdObjectType | undefined): boolean {
+function isMediaObjectType(value: CmcdObjectType | undefined): boolean {
   return value !== undefined && MEDIA_OBJECT_TYPES.includes(value);
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideConnectionPace, isCmcdObjectType, readCmcdRequest, type ConnectionPaceInput } from '../src/index.js';
+import { decideConnectionPace, readCmcdRequest, type ConnectionPaceInput } from '../src/index.js';
+import { isCmcdObjectType } from '../src/shared-connection.js';
 
 const h2 = (over: Partial<ConnectionPaceInput>): ConnectionPaceInput => ({
   shared: true,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clampPaceKbps, DEFAULT_MIN_PACE_KBPS, kbpsToBytesPerSecond, kbpsToFastlyPace, roundRtpKbps } from '../src/index.js';
+import { clampPaceKbps, DEFAULT_MIN_PACE_KBPS, kbpsToBytesPerSecond, roundRtpKbps } from '../src/index.js';
+import { kbpsToFastlyPace } from '../src/units.js';
 
 describe('rtp units', () => {
   it('rounds to the nearest 100 kbps as CTA-5004 asks', () => {

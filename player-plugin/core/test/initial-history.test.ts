@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultStore, INITIAL_HISTORY_KEY, InitialThroughputHistory } from '../src/index.js';
+import { defaultStore, INITIAL_HISTORY_KEY, InitialThroughputHistory } from '../src/initial-history.js';
 
 /** A Storage whose calls can be made to throw, as browsers do in private modes, on quota or when storage is blocked. */
 function fakeStorage(failing: { get?: boolean; set?: boolean } = {}) {

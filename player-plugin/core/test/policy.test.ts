@@ -1,32 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
-import {
-  bufferFullness,
-  decidePace,
-  minimumMultiplier,
-  minimumThroughputKbps,
-  nextPlaybackState,
-  INITIAL_PLAYBACK_STATE,
-  paceShortfalls,
-  sammyRuleRequirement,
-  sammyRuleShortfalls,
-  type PlaybackEvent,
-  type PlaybackState,
-  paceMultiplier,
-  paceRateKbps,
-  paceRungKbps,
-  resolveParameters,
-  scheduleShortfalls,
-  SammyConfigError,
-  selectBitrateKbps,
-  bufferAfterStepUp,
-  sustainableBitrateKbps,
-  heldPaceKbps,
-  holdLimits,
-  HOLD_FROM_FULLNESS,
-  harmonicMeanKbps,
-  appendBounded,
-} from '../src/policy/index.js';
+import { minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
+import { decidePace } from '../src/policy/decide.js';
+import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
+import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
+import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShortfalls } from '../src/policy/pace-requirements.js';
+import { minimumMultiplier, resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
+import { nextPlaybackState, INITIAL_PLAYBACK_STATE, type PlaybackEvent, type PlaybackState } from '../src/policy/phase.js';
+import { harmonicMeanKbps, appendBounded } from '../src/policy/throughput.js';
+import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeRequest, type ProbeState } from '../src/policy/probe.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 
@@ -127,6 +109,55 @@ describe('probe and hold (probeInterval)', () => {
     expect(decidePace(input)).toBe(13_700);
     expect(decidePace({ ...input, hold: { capKbps: 3537, floorKbps: 2811 } })).toBe(3500);
     expect(decidePace({ ...input, phase: 'initial', hold: { capKbps: 3537, floorKbps: 2811 } })).toBeUndefined();
+  });
+});
+
+describe('the probe reducer (policy/probe.ts): state and event in, state out', () => {
+  const p = DEFAULT_PARAMETERS;
+  // 12 s of a 15 s full level, a 3000 kbps rung + 428 audio fetched, the schedule at 13 700 kbps.
+  const request: ProbeRequest = { video: true, scheduleKbps: 13_700, rung: { kbps: 3000, belowTop: false }, bufferLevelSeconds: 12, fullBufferSeconds: 15, fetchedBaseKbps: 3428 };
+  const probeSample = (state: ProbeState, throughputKbps: number, paceRateKbps = 13_700) => nextProbeState(state, { type: 'sample', held: false, throughputKbps, paceRateKbps }, p);
+
+  it('after a probe held back by the link, holds the next probeInterval − 1 video requests at a share of its capacity, then probes', () => {
+    let state = probeSample(INITIAL_PROBE_STATE, 5000);
+    expect(state).toMatchObject({ linkLimited: true, spaced: true, probeKbps: [5000] });
+    expect(probeEstimateKbps(state, p)).toBe(5000);
+    const paces: Array<[number | undefined, boolean]> = [];
+    for (let i = 0; i < 3; i++) {
+      const paced = paceRequest({ ...state, spaced: false }, request, p);
+      paces.push([paced.paceRateKbps, paced.held]);
+      state = paced.state;
+    }
+    // 12 s of 15: share 1 − 0.2 × 0.8 = 0.84 of 5000 on the wire (÷ 0.95) = 4421 → 4400; the third a probe, at the schedule.
+    expect(paces).toEqual([[4400, true], [4400, true], [13_700, false]]);
+    expect(state.heldInARow).toBe(0);
+  });
+
+  it('a probe that met its pace holds nothing; unpaced requests stay unpaced and unheld', () => {
+    const state = probeSample(INITIAL_PROBE_STATE, 13_000);
+    expect(state.linkLimited).toBe(false);
+    expect(paceRequest(state, request, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    expect(paceRequest(state, { ...request, scheduleKbps: undefined }, p)).toMatchObject({ paceRateKbps: undefined, held: false });
+  });
+
+  it('a step up with a refetch leaves the refetched segments and the one after unheld, at least at the probes’ rate', () => {
+    let state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
+    expect(state).toMatchObject({ unheldLeft: 3, spaced: false });
+    for (let i = 0; i < 3; i++) {
+      const paced = paceRequest(state, { ...request, scheduleKbps: 4000 }, p);
+      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule.
+      expect(paced).toMatchObject({ paceRateKbps: 5300, held: false });
+      state = paced.state;
+    }
+    expect(state.unheldLeft).toBe(0);
+    expect(nextProbeState(state, { type: 'switch', refetchSeconds: undefined, segmentSeconds: 4 }, p).unheldLeft).toBe(0);
+  });
+
+  it('a held download the link held back makes the next video request a probe; audio never probes', () => {
+    const state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'sample', held: true, throughputKbps: 2000, paceRateKbps: 4400 }, p);
+    expect(state).toMatchObject({ heldInARow: Infinity, spaced: false });
+    expect(paceRequest(state, request, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    expect(paceRequest(state, { ...request, video: false }, p).held).toBe(true);
   });
 });
 

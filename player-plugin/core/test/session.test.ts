@@ -38,7 +38,7 @@ describe('SammySession', () => {
   });
 
   it('paces nothing in the initial phase, then multiplier × (top video + top audio) from the lower buffer (PRESETS.paper)', () => {
-    const s = createSession({ history: memoryStore(), parameters: PRESETS.paper });
+    const s = createSession({ initialHistory: memoryStore(), parameters: PRESETS.paper });
     expect(s.decide(request())).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
     s.playback({ type: 'playing' });
     const d = s.decide(request());
@@ -51,7 +51,7 @@ describe('SammySession', () => {
   });
 
   it('learns the segment duration from its downloads: a step up must survive the refetch it makes the player do', () => {
-    const s = createSession({ parameters: PRESETS.bufferAware, history: memoryStore() });
+    const s = createSession({ parameters: PRESETS.bufferAware, initialHistory: memoryStore() });
     s.playback({ type: 'playing' });
     const ladderKbps = [300, 750, 1500, 2300, 3300];
     const top = { tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 5 } } };
@@ -69,7 +69,7 @@ describe('SammySession', () => {
   });
 
   it('reports the buffer and estimate the bitrate choice used, not values read later', () => {
-    const s = createSession({ history: memoryStore([20_000]) });
+    const s = createSession({ initialHistory: memoryStore([20_000]) });
     const choice = s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 4 })!;
     // β·x·(1 + B/D) = 0.7·20 000·1.2 = 16 800 → 6000.
     expect(choice).toMatchObject({ bitrateKbps: 6000, throughputKbps: 20_000, bufferLevelSeconds: 4, phase: 'initial' });
@@ -80,19 +80,19 @@ describe('SammySession', () => {
   });
 
   it('starts from the player’s own initial bitrate with no history, from β × history with one', () => {
-    const cold = createSession({ history: memoryStore() });
+    const cold = createSession({ initialHistory: memoryStore() });
     expect(cold.startBitrateKbps()).toBe(1000);
     expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({ bitrateKbps: 750, throughputKbps: undefined });
     // Audio has no such default: the lowest rung until measured (dash.js starts audio at 100 kbps).
     expect(cold.chooseBitrate({ mediaType: 'audio', ladderKbps: [64, 128], bufferLevelSeconds: 0 })!.bitrateKbps).toBe(64);
-    const warm = createSession({ history: memoryStore([10_000]) });
+    const warm = createSession({ initialHistory: memoryStore([10_000]) });
     expect(warm.startBitrateKbps()).toBe(7000);
     expect(warm.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })!.bitrateKbps).toBe(6000);
   });
 
   it('learns per media type, and keeps only unpaced initial-phase video in the history', () => {
     const store = memoryStore();
-    const s = createSession({ history: store, parameters: PRESETS.paper });
+    const s = createSession({ initialHistory: store, parameters: PRESETS.paper });
     const samples: number[] = [];
     s.on('sample', (x) => samples.push(x.throughputKbps));
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 }); // 20 Mbps, initial
@@ -110,7 +110,7 @@ describe('SammySession', () => {
   });
 
   it('starts estimates afresh on a new source, keeping the history', () => {
-    const s = createSession({ history: memoryStore() });
+    const s = createSession({ initialHistory: memoryStore() });
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 });
     s.playback({ type: 'playing' });
     expect(s.throughputKbps('video')).toBe(20_000);
@@ -122,7 +122,7 @@ describe('SammySession', () => {
   });
 
   it('emits phase changes only, and one decision per request', () => {
-    const s = createSession({ history: memoryStore() });
+    const s = createSession({ initialHistory: memoryStore() });
     const phases: string[] = [];
     const decisions: SammyDecision[] = [];
     s.on('phase', (p) => phases.push(p));
@@ -136,7 +136,7 @@ describe('SammySession', () => {
   });
 
   it('off: no choice and no pace, decisions say so; update validates and keeps the old set', () => {
-    const s = createSession({ history: memoryStore(), enabled: false, parameters: PRESETS.paper });
+    const s = createSession({ initialHistory: memoryStore(), enabled: false, parameters: PRESETS.paper });
     s.playback({ type: 'playing' });
     expect(s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toBeUndefined();
     expect(s.decide(request())).toMatchObject({ enabled: false, paceRateKbps: undefined });
@@ -148,7 +148,7 @@ describe('SammySession', () => {
   });
 
   it('the defaults (PRESETS.bufferAware): pace the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from half the full level', () => {
-    const s = createSession({ history: memoryStore([20_000]), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore([20_000]), maxBufferSeconds: 30 });
     s.playback({ type: 'playing' });
     // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.5 × 30) = 0.8 → 1.8 × 6128 = 11 030.
     expect(s.decide(request())).toMatchObject({ paceRateKbps: 11_000, paceBaseKbps: 6128, maxBufferSeconds: 30 });
@@ -169,7 +169,7 @@ describe('SammySession', () => {
   });
 
   it('probes the link every probeInterval video segments and holds the others at a share of its capacity, above the floor that keeps the rung', () => {
-    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
     s.playback({ type: 'playing' });
     const ladderKbps = [300, 750, 1500, 2300, 3300];
     const at = (buffer: number, overrides: Partial<SegmentRequest> = {}) =>
@@ -202,7 +202,7 @@ describe('SammySession', () => {
     fetch(at(12), 13_000);
     expect(at(12)).toMatchObject({ paceRateKbps: 13_700, held: false });
     // The estimate a step up goes by is the probes' alone: held samples measure their pace.
-    const t = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    const t = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
     t.playback({ type: 'playing' });
     const decide = (buffer: number) =>
       t.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
@@ -214,7 +214,7 @@ describe('SammySession', () => {
     // Every sample at 3700 would refuse 3300 (1.1 × 3300 = 3630 ≤ 3700, but the probes say 4000 — and with them, it steps up).
     expect(t.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12 })?.bitrateKbps).toBe(3300);
     // A step up that makes the player refetch its buffer (12 s of 4 s segments: 3) leaves those and the next unheld.
-    const u = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    const u = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
     u.playback({ type: 'playing' });
     const go = (buffer: number) =>
       u.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
@@ -238,12 +238,12 @@ describe('SammySession', () => {
   });
 
   it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s', () => {
-    const s = createSession({ history: memoryStore(), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
     s.playback({ type: 'playing' });
     // A request that counts 10 s as full is held to the 30 s validated: 10 / 15 of the way to c1.
     expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 15) * 1.25 + (5 / 15) * 4) * 6128 / 100) * 100 });
     // PRESETS.paper likewise, on its line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
-    const paper = createSession({ history: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.paper });
+    const paper = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.paper });
     paper.playback({ type: 'playing' });
     expect(paper.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
     // A request's own level at or above the one validated is the pace's: as an adapter that passes its player's target to both.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS } from '../src/config.js';
-import { resolveParameters, SammyConfigError } from '../src/policy/index.js';
+import { resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
 import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSession } from './support/session-simulator.js';
 
 const TOP = 6000;

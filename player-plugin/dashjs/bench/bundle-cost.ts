@@ -3,7 +3,7 @@
  *   npm run build -w sammy-pacing-dashjs && npm run bench:plugin
  */
 import { fileURLToPath } from 'node:url';
-import { LOG_DECISIONS, reportBundleCost as report, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
+import { LOG_DECISIONS, main, reportBundleCost as report, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import { MediaPlayer } from 'dashjs';\n`;
 const ATTACH = `import { attach } from 'sammy-pacing-dashjs';\n`;
@@ -24,4 +24,4 @@ export const DASHJS_APP: BundleApp = {
 
 export const reportBundleCost = () => report(DASHJS_APP);
 
-if (import.meta.url === `file://${process.argv[1]}`) await reportBundleCost();
+if (import.meta.url === `file://${process.argv[1]}`) await main(DASHJS_APP);

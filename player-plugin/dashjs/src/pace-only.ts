@@ -13,12 +13,7 @@ import type { PaceOnlyMode } from './attach.js';
 
 export const paceOnly: PaceOnlyMode = Object.freeze<PaceOnlyMode>({
   name: 'pace-only',
-  playerAbr(settings, maxBufferSeconds) {
-    // Without the option: the smaller of dash.js's two buffer targets (the content's length is
-    // not known yet; the smaller is the stricter).
-    const buffer = settings.streaming?.buffer ?? {};
-    return dashAbrRequirements(settings, maxBufferSeconds ?? Math.min(buffer.bufferTimeAtTopQuality ?? 30, buffer.bufferTimeAtTopQualityLongForm ?? 60));
-  },
+  playerAbr: dashAbrRequirements,
 });
 
 export { dashAbrRequirements, DASH_ABR_DEFAULTS } from './abr-requirements.js';

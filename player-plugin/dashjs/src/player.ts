@@ -9,7 +9,7 @@ export interface CommonMediaRequestLike {
   customData?: { request?: FragmentRequestLike; abort?: () => void };
 }
 
-export interface FragmentRequestLike {
+interface FragmentRequestLike {
   type?: string | null;
   mediaType?: string | null;
   bandwidth?: number;

@@ -3,7 +3,9 @@
  * reads `{ representation, priority, reason, rule }` back from `getSwitchRequest`; a
  * `representation` of null means "no opinion". Shapes follow dash.js 5's SwitchRequest.
  */
-import { isMediaKind, type MediaKind } from 'sammy-pacing-core';
+import { isMediaKind, type MediaKind, type SammySession } from 'sammy-pacing-core';
+import type { PlayerLike } from './player.js';
+import { bufferLevelSeconds, stepUpRefetchSeconds } from './stream.js';
 
 export const SAMMY_RULE_NAME = 'SammyRule';
 
@@ -11,7 +13,7 @@ export const SAMMY_RULE_NAME = 'SammyRule';
 const PRIORITY_STRONG = 1;
 
 /** The part of a dash.js Representation the rule reads. */
-export interface RepresentationLike {
+interface RepresentationLike {
   bitrateInKbit: number;
   id?: string;
 }
@@ -33,11 +35,19 @@ export interface SwitchRequestLike {
   rule: string;
 }
 
-/** Chooses a bitrate for a media type and ladder; undefined = leave it to other rules. */
-export type BitrateChooser = (mediaType: MediaKind, ladderKbps: number[]) => { bitrateKbps: number; reason: string } | undefined;
+/** Sammy's bitrate for a media type and ladder, with dash.js's buffer; undefined = leave it to other rules. */
+function chooser(player: PlayerLike, session: SammySession) {
+  return (mediaType: MediaKind, ladderKbps: number[]) => {
+    const choice = session.chooseBitrate({ mediaType, ladderKbps, bufferLevelSeconds: bufferLevelSeconds(player, mediaType), stepUpRefetchSeconds: stepUpRefetchSeconds(player) });
+    if (!choice) return undefined;
+    const x = choice.throughputKbps === undefined ? 'none' : `${Math.round(choice.throughputKbps)} kbps`;
+    return { bitrateKbps: choice.bitrateKbps, reason: `[Sammy] ${choice.phase} phase, estimate ${x}` };
+  };
+}
 
-/** A dash.js rule factory whose every instance defers to `choose` (dash.js may create several). */
-export function createRuleFactory(choose: BitrateChooser) {
+/** A dash.js rule factory whose every instance defers to the session (dash.js may create several). */
+export function createRuleFactory(player: PlayerLike, session: SammySession) {
+  const choose = chooser(player, session);
   function getSwitchRequest(ctx: RulesContextLike): SwitchRequestLike {
     const noChange: SwitchRequestLike = { representation: null, priority: PRIORITY_STRONG, reason: null, rule: SAMMY_RULE_NAME };
     const mediaType = ctx.getMediaType();

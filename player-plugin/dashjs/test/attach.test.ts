@@ -258,3 +258,13 @@ describe('attach(player): the buffer level counted full, and the paper’s prese
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(11_000);
   });
 });
+
+describe('unknown options', () => {
+  it('attach() and update() refuse a key that is no option, naming it and the nearest known one', () => {
+    expect(() => setup({ maxBuferSeconds: 20 } as never)).toThrow("Sammy: unknown option 'maxBuferSeconds' (did you mean 'maxBufferSeconds'?)");
+    expect(() => setup({ cmcdmode: 'header' } as never)).toThrow(/'cmcdmode' \(did you mean 'cmcdMode'\?\)/);
+    const { sammy } = setup();
+    expect(() => sammy.update({ probeintervall: 2 } as never)).toThrow(/'probeintervall' \(did you mean 'probeInterval'\?\)/);
+    expect(sammy.parameters.probeInterval).toBe(3);
+  });
+});

@@ -5,7 +5,7 @@
  *   npm run build -w sammy-pacing-hlsjs && npm run bench:bundle -w sammy-pacing-hlsjs
  */
 import { fileURLToPath } from 'node:url';
-import { LOG_DECISIONS, reportBundleCost, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
+import { LOG_DECISIONS, main, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import Hls from 'hls.js';\n`;
 const ATTACH = `import { attach, sammyConfig } from 'sammy-pacing-hlsjs';\n`;
@@ -23,4 +23,4 @@ export const HLSJS_APP: BundleApp = {
   },
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await reportBundleCost(HLSJS_APP);
+if (import.meta.url === `file://${process.argv[1]}`) await main(HLSJS_APP);

@@ -10,7 +10,7 @@ export function mainBufferSeconds(hls: Hls): number {
 }
 
 /** The forward buffer of the alternate audio rendition, seconds; undefined without one. */
-export function audioBufferSeconds(hls: Hls): number | undefined {
+function audioBufferSeconds(hls: Hls): number | undefined {
   const info = hls.audioForwardBufferInfo;
   return info ? finite(info.len) : undefined;
 }
@@ -26,7 +26,7 @@ export function autoLevelRange(hls: Hls): { min: number; max: number } {
 }
 
 /** Highest BANDWIDTH hls.js may pick, kbps (0 before the playlist is parsed). */
-export function topLevelKbps(hls: Hls): number {
+function topLevelKbps(hls: Hls): number {
   const { max } = autoLevelRange(hls);
   let top = 0;
   for (let i = 0; i <= max; i++) top = Math.max(top, hls.levels[i]?.bitrate ?? 0);

@@ -244,3 +244,9 @@ describe('attach(hls): the buffer level counted full, and the paper’s preset',
     expect((await setup({ ...PRESETS.paper })).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
   });
 });
+
+describe('unknown options', () => {
+  it('attach() refuses a key that is no option, naming it and the nearest known one', async () => {
+    await expect(setup({ initialHistroy: memoryStore() } as never)).rejects.toThrow("Sammy: unknown option 'initialHistroy' (did you mean 'initialHistory'?)");
+  });
+});

@@ -3,7 +3,7 @@
  *   npm run build -w sammy-pacing-shaka && npm run bench -w sammy-pacing-shaka
  */
 import { fileURLToPath } from 'node:url';
-import { LOG_DECISIONS, reportBundleCost, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
+import { LOG_DECISIONS, main, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import shaka from 'shaka-player';\n`;
 const ATTACH = `import { attach } from 'sammy-pacing-shaka';\n`;
@@ -23,4 +23,4 @@ export const SHAKA_APP: BundleApp = {
   },
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await reportBundleCost(SHAKA_APP);
+if (import.meta.url === `file://${process.argv[1]}`) await main(SHAKA_APP);

@@ -6,19 +6,15 @@
  * an AbrManager until its next load). When Sammy picks, `chooseVariant` is Sammy's choice, the
  * inner manager's switches are dropped, and Sammy switches itself once per video segment (filters.ts).
  */
-import type { MediaKind, SammySession } from 'sammy-pacing-core';
+import type { AdapterKit, MediaKind } from 'sammy-pacing-core';
 import { buffersAhead, type Appending, type Ladder } from './ladder.js';
 import type { AbrConfiguration, AbrManager, PlayerLike, SwitchCallback, Variant } from './shaka.js';
 
 /** What every AbrManager of one attachment shares. */
 export interface AbrHost {
-  session: SammySession;
+  kit: AdapterKit;
   ladder: Ladder;
   player: PlayerLike;
-  /** Sammy picks the variants now ('sammy' mode, on, attached). */
-  picks(): boolean;
-  /** Shaka's own start estimate from the initial-phase history, bps (pace-only); undefined: Shaka's own. */
-  startEstimateBps(): number | undefined;
   /** A new instance of the AbrManager Sammy wraps. */
   makeInner(): AbrManager;
   /** The player's current AbrManager (the one Shaka last initialised). */
@@ -61,7 +57,8 @@ export interface SammyAbrManager extends AbrManager {
  * minified bundle). Shaka's calls are forwarded to the inner manager first, always.
  */
 export function createAbrManager(host: AbrHost): SammyAbrManager {
-  const { session, ladder, player } = host;
+  const { kit, ladder, player } = host;
+  const { session } = kit;
   let inner = host.makeInner();
   let initialised = false;
   let config: AbrConfiguration | undefined;
@@ -74,9 +71,9 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
   /** The config the inner manager gets: in pace-only mode with a history, Shaka's start estimate from it. */
   const configureInner = () => {
     if (!config) return;
-    const estimate = host.startEstimateBps();
+    const startKbps = kit.startKbps();
     // The browser's downlink estimate would replace the default one: off while the history speaks.
-    inner.configure(estimate === undefined ? config : { ...config, defaultBandwidthEstimate: estimate, useNetworkInformation: false });
+    inner.configure(startKbps === undefined ? config : { ...config, defaultBandwidthEstimate: startKbps * 1000, useNetworkInformation: false });
   };
 
   /**
@@ -120,7 +117,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       switchTo = switchCallback;
       host.active = self;
       inner.init((variant, clearBuffer, safeMargin) => {
-        if (host.picks()) return;
+        if (kit.picks()) return;
         last = variant;
         return switchCallback(variant, clearBuffer, safeMargin);
       }, disableStreamCallback);
@@ -141,7 +138,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       return inner.setVariants(next, isLowLatency);
     },
     chooseVariant(preferFastSwitching) {
-      return (last = (host.picks() && choose(preferFastSwitching)) || inner.chooseVariant(preferFastSwitching));
+      return (last = (kit.picks() && choose(preferFastSwitching)) || inner.chooseVariant(preferFastSwitching));
     },
     enable() {
       enabled = true;
@@ -158,7 +155,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       self.suggest();
     },
     getBandwidthEstimate() {
-      const kbps = host.picks() ? session.throughputKbps('video') : undefined;
+      const kbps = kit.picks() ? session.throughputKbps('video') : undefined;
       return kbps === undefined ? inner.getBandwidthEstimate() : kbps * 1000;
     },
     playbackRateChanged: (rate) => inner.playbackRateChanged(rate),
@@ -173,7 +170,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       host.configured();
     },
     suggest(appending) {
-      if (!enabled || !switchTo || !host.picks()) return;
+      if (!enabled || !switchTo || !kit.picks()) return;
       const variant = choose(undefined, appending);
       if (variant && variant !== last) switchTo((last = variant), config?.clearBufferSwitch, config?.safeMarginSwitch);
     },

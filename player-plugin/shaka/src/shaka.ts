@@ -13,7 +13,6 @@ export type Stream = shaka.extern.Stream;
 export type Request = shaka.extern.Request;
 export type RequestContext = shaka.extern.RequestContext;
 export type Response = shaka.extern.Response;
-export type CmsdManager = shaka.util.CmsdManager;
 export type PlayerConfiguration = shaka.extern.PlayerConfiguration;
 
 /**

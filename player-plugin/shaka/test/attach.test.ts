@@ -252,3 +252,9 @@ describe('attach(player)', () => {
     error.mockRestore();
   });
 });
+
+describe('unknown options', () => {
+  it('attach() refuses a key that is no option, naming it and the nearest known one', async () => {
+    await expect(setup({ enable: false } as never)).rejects.toThrow("Sammy: unknown option 'enable' (did you mean 'enabled'?)");
+  });
+});

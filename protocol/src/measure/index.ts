@@ -3,7 +3,7 @@
  * way — statistics over samples, the stall (rebuffer) log, and the server's report read from
  * Resource Timing. Browser-safe, no dependencies beyond the protocol itself.
  */
-export * from './statistics.js';
-export * from './stall-log.js';
-export * from './resource-timing.js';
-export * from './arrival.js';
+export { quantile, median, mean, relativeChange } from './statistics.js';
+export { StallLog, closeStalls, totalStallTime, type Stall, type StallInterval } from './stall-log.js';
+export { hasPacingReport, readResourceReport, latestResourceEntry, type ResourceTimingLike, type ResourceReport } from './resource-timing.js';
+export { burstsOf, seededRandom, type TimedRead } from './arrival.js';

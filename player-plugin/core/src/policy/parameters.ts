@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { nearestOption } from '../options.js';
 import { describeShortfall, sammyRuleShortfalls, type PlayerAbr } from './pace-requirements.js';
 
 /** Where a pace multiplier falls short: the buffer level and the least value that would do. */
@@ -72,7 +73,7 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
  * full at `maxBufferSeconds`), or in pace-only mode the player's own rules (`playerAbr`, held
  * to them with its `check`), each over the buffer levels where it acts.
  */
-export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
+function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
   // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
@@ -93,7 +94,8 @@ export function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, ma
 }
 
 /**
- * Merges overrides onto a base set, then validates the result (against `playerAbr` in pace-only
+ * Merges overrides onto a base set (a key that is not a tunable is refused, naming the nearest
+ * option), then validates the result (against `playerAbr` in pace-only
  * mode; Sammy's own rule at a buffer counted full at `maxBufferSeconds`).
  */
 export function resolveParameters(
@@ -103,8 +105,8 @@ export function resolveParameters(
   maxBufferSeconds?: number,
 ): Readonly<SammyParameters> {
   const merged: SammyParameters = { ...base };
-  for (const key of Object.keys(base) as (keyof SammyParameters)[]) {
-    const value = overrides[key];
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(base, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return validateParameters(merged, playerAbr, maxBufferSeconds);

@@ -6,17 +6,16 @@
  * `rtp`), each finished download → `addSample`.
  */
 import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PAPER_PACE, type SammyParameters } from '../config.js';
-import { Emitter } from '../emitter.js';
+import { createEmitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
-import { decideBitrate, decidePace, type BitrateChoice } from '../policy/decide.js';
-import { paceRungKbps } from '../policy/pace-rate.js';
-import { holdLimits } from '../policy/hold.js';
+import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
+import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
+import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
 import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { resolveParameters } from '../policy/parameters.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
 import { appendBounded, chunkThroughputKbps, harmonicMeanKbps } from '../policy/throughput.js';
 import type { MediaKind, Phase } from '../policy/types.js';
-import { SessionThroughput } from './throughput-estimator.js';
 import type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample } from './types.js';
 
 export interface SessionConfig {
@@ -25,7 +24,7 @@ export interface SessionConfig {
   /** Start with Sammy on. Default true. */
   enabled?: boolean;
   /** Where initial-phase throughput persists. Default: localStorage, or memory. */
-  history?: InitialThroughputStore;
+  initialHistory?: InitialThroughputStore;
   /** Clock for event times, ms since the epoch. Default Date.now. */
   now?: () => number;
   /**
@@ -57,16 +56,17 @@ export interface SammyControl {
   on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void;
 }
 
-/** A probe measured at or above this share of its pace was held back by its pace (overhead and latency take the rest), not by the link. */
-const PACE_LIMITED_SHARE = 0.8;
-
 export class SammySession implements SammyControl {
   #params: Readonly<SammyParameters>;
   #active: boolean;
   #playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
-  readonly #throughput = new SessionThroughput();
+  /**
+   * This session's chunk throughputs, kbps, one window per media type: small audio segments
+   * measure mostly latency and would drag a shared estimate down.
+   */
+  #samples: Record<MediaKind, number[]> = { video: [], audio: [] };
   readonly #history: InitialThroughputHistory;
-  readonly #events = new Emitter<SammyEvents>();
+  readonly #events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
   readonly #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   readonly #now: () => number;
@@ -78,18 +78,8 @@ export class SammySession implements SammyControl {
   #videoFetched: number | undefined;
   /** Media seconds per segment, per media type, from the last download (bytes over the rung's bitrate). */
   #segmentSeconds: Partial<Record<MediaKind, number>> = {};
-  /**
-   * Probes (`probeInterval`): the chunk throughputs of video segments paced by the schedule
-   * alone, kbps; whether the latest was held back by the link rather than by its own pace (then
-   * they measure the link's capacity); and the video requests held since the last probe.
-   */
-  #probeKbps: number[] = [];
-  #probeLinkLimited = false;
-  #heldInARow = 0;
-  /** The latest probe measured the link below the schedule, nothing has changed since: probes go at twice the interval. */
-  #probesSpaced = false;
-  /** Video requests still to go unheld: the refetches a step up causes (they add no buffer) and the one after. */
-  #unheldLeft = 0;
+  /** Probes, holds and refetches (`probeInterval`): policy/probe.ts. */
+  #probe: ProbeState = INITIAL_PROBE_STATE;
 
   constructor(config: SessionConfig = {}) {
     this.#playerAbr = config.playerAbr;
@@ -99,7 +89,7 @@ export class SammySession implements SammyControl {
     const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
     this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#fullBufferSeconds);
     this.#active = config.enabled ?? true;
-    this.#history = new InitialThroughputHistory(config.history, this.#params.historyLimit);
+    this.#history = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
     this.#now = config.now ?? Date.now;
   }
 
@@ -136,15 +126,11 @@ export class SammySession implements SammyControl {
   /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
   playback(event: PlaybackEvent): void {
     if (event.type === 'load') {
-      this.#throughput.reset();
+      this.#samples = { video: [], audio: [] };
       for (const kind of Object.keys(this.#choices) as MediaKind[]) delete this.#choices[kind];
       this.#segmentSeconds = {};
       this.#videoFetched = undefined;
-      this.#probeKbps = [];
-      this.#probeLinkLimited = false;
-      this.#heldInARow = 0;
-      this.#probesSpaced = false;
-      this.#unheldLeft = 0;
+      this.#probe = INITIAL_PROBE_STATE;
     }
     const before = this.#playbackState.phase;
     this.#playbackState = nextPlaybackState(this.#playbackState, event);
@@ -154,7 +140,7 @@ export class SammySession implements SammyControl {
   /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
   throughputKbps(mediaType: MediaKind): number | undefined {
     const window = this.#params.throughputWindow;
-    return this.phase === 'initial' ? this.#history.estimateKbps(window) : this.#throughput.estimateKbps(mediaType, window);
+    return this.phase === 'initial' ? this.#history.estimateKbps(window) : harmonicMeanKbps(this.#samples[mediaType], window);
   }
 
   /**
@@ -188,30 +174,22 @@ export class SammySession implements SammyControl {
       mediaType: input.mediaType,
       bitratesKbps: input.ladderKbps,
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
-      sessionThroughputKbps: this.#throughput.estimateKbps(input.mediaType, this.#params.throughputWindow),
+      sessionThroughputKbps: harmonicMeanKbps(this.#samples[input.mediaType], this.#params.throughputWindow),
       initialThroughputKbps: this.#history.estimateKbps(this.#params.throughputWindow),
-      stepUpThroughputKbps: input.mediaType === 'video' ? this.#probeEstimateKbps() : undefined,
+      stepUpThroughputKbps: input.mediaType === 'video' ? probeEstimateKbps(this.#probe, this.#params) : undefined,
       currentBitrateKbps: this.#choices[input.mediaType]?.bitrateKbps,
       segmentSeconds: this.#segmentSeconds[input.mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
       parameters: this.#params,
     });
     const before = this.#choices[input.mediaType]?.bitrateKbps;
-    const seg = this.#segmentSeconds[input.mediaType];
     if (input.mediaType === 'video' && choice.bitrateKbps !== before) {
-      this.#probesSpaced = false;
-      if (choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds! && seg! > 0) this.#unheldLeft = Math.ceil(choice.bufferLevelSeconds / seg! - 1e-9) + 1;
+      // A step up from the buffer level where the player refetches: it fetches its whole buffer again.
+      const refetch = choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds!;
+      this.#probe = nextProbeState(this.#probe, { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: this.#segmentSeconds.video }, this.#params);
     }
     this.#choices[input.mediaType] = choice;
     return choice;
-  }
-
-  /**
-   * The probes' estimate of the link, kbps: over as many probes as span the estimate's window of
-   * segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
-   */
-  #probeEstimateKbps(): number | undefined {
-    return harmonicMeanKbps(this.#probeKbps, Math.ceil(this.#params.throughputWindow / this.#params.probeInterval));
   }
 
   /**
@@ -236,32 +214,24 @@ export class SammySession implements SammyControl {
     const paceFullSeconds = maxBufferSeconds * this.#params.fullBufferShare;
     const choice = this.#choices[mediaType];
     const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
-    const paceInput = { phase: this.phase, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop, parameters: this.#params };
-    const scheduled = this.#active ? decidePace(paceInput) : undefined;
-    // Held unless a probe is due (audio never probes; a refetch after a step up adds no buffer,
-    // so it goes as fast as the schedule allows).
-    const refetch = mediaType === 'video' && this.#unheldLeft > 0;
-    if (refetch) this.#unheldLeft -= 1;
-    // While probes keep finding the same link below the schedule, they space out to twice the
-    // interval (each one queues at the bottleneck for a whole segment: lab, 1.5× link, a third of
-    // the segments as probes kept the neighbour's median delay at ~70 ms) — unless below the top
-    // they say the link cannot carry the next rung: then only a probe can see it rise.
-    const probeKbps = this.#probeEstimateKbps();
-    const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(this.#params.stepUpFactor, 1) * rung.kbps);
-    const probe = refetch || (mediaType === 'video' && this.#heldInARow >= (this.#params.probeInterval - 1) * (this.#probesSpaced && !awaitingRise ? 2 : 1));
-    const hold = probe
-      ? undefined
-      : holdLimits({
-          bufferLevelSeconds: paceBufferLevelSeconds,
-          fullBufferSeconds: paceFullSeconds,
-          capacityKbps: this.#probeLinkLimited ? probeKbps : undefined,
-          fetchedBaseKbps: this.#videoFetched === undefined ? undefined : this.#videoFetched + (tracks.audio?.ladderTopKbps || 0),
-          parameters: this.#params,
-        });
-    const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - this.#params.overhead) : undefined;
-    const paceRateKbps = scheduled !== undefined && (hold || refetchKbps) ? decidePace({ ...paceInput, hold, refetchKbps }) : scheduled;
-    const held = paceRateKbps! < scheduled!;
-    if (mediaType === 'video') this.#heldInARow = held ? this.#heldInARow + 1 : 0;
+    // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
+    const scheduleKbps = this.#active && this.phase !== 'initial' && paceBaseKbps > 0
+      ? paceRateKbps({ ...this.#params, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
+      : undefined;
+    const paced = paceRequest(
+      this.#probe,
+      {
+        video: mediaType === 'video',
+        scheduleKbps,
+        rung,
+        bufferLevelSeconds: paceBufferLevelSeconds,
+        fullBufferSeconds: paceFullSeconds,
+        fetchedBaseKbps: this.#videoFetched === undefined ? undefined : this.#videoFetched + (tracks.audio?.ladderTopKbps || 0),
+      },
+      this.#params,
+    );
+    this.#probe = paced.state;
+    const { paceRateKbps: pace, held } = paced;
     const decision: SammyDecision = {
       time: this.#now(),
       mediaType,
@@ -274,7 +244,7 @@ export class SammySession implements SammyControl {
       paceBaseKbps,
       paceBufferLevelSeconds,
       maxBufferSeconds,
-      paceRateKbps,
+      paceRateKbps: pace,
       held,
       url: request.url,
     };
@@ -292,18 +262,11 @@ export class SammySession implements SammyControl {
     if (!(download.bytes > 0) || !Number.isFinite(download.bytes) || !(download.durationMs >= 0)) return undefined;
     const durationMs = Math.max(1, download.durationMs);
     const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
-    this.#throughput.add(decision.mediaType, throughputKbps, this.#params.sessionSampleLimit);
+    this.#samples[decision.mediaType] = appendBounded(this.#samples[decision.mediaType], throughputKbps, this.#params.sessionSampleLimit);
     // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
     if (decision.bitrateKbps > 0) this.#segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
-    // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
-    const linkLimited = !(throughputKbps >= PACE_LIMITED_SHARE * decision.paceRateKbps!);
-    if (decision.mediaType === 'video' && !decision.held) {
-      this.#probeKbps = appendBounded(this.#probeKbps, throughputKbps, this.#params.sessionSampleLimit);
-      this.#probeLinkLimited = this.#probesSpaced = linkLimited;
-    } else if (decision.mediaType === 'video' && linkLimited) {
-      // The link fell below a held pace: the probes' capacity is stale, probe next.
-      this.#probesSpaced = false;
-      this.#heldInARow = Infinity;
+    if (decision.mediaType === 'video') {
+      this.#probe = nextProbeState(this.#probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, this.#params);
     }
     if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
       this.#history.add(throughputKbps, this.#params.historyLimit);

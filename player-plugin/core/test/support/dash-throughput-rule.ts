@@ -13,7 +13,7 @@
  */
 import type { SammyParameters } from '../../src/config.js';
 import { memoryStore } from '../../src/initial-history.js';
-import { paceShortfalls, type PlayerAbr } from '../../src/policy/index.js';
+import { paceShortfalls, type PlayerAbr } from '../../src/policy/pace-requirements.js';
 import { createSession } from '../../src/session/session.js';
 import type { SammyDecision } from '../../src/session/types.js';
 import type { SimulatedRule, SimulationConfig } from './session-simulator.js';
@@ -73,7 +73,7 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
     const ewma = new DashEwma();
     const ladder = [...config.videoLadderKbps].sort((a, b) => a - b);
     const topKbps = ladder.at(-1)!;
-    const session = pace ? createSession({ parameters: pace, history: memoryStore(config.initialHistoryKbps ?? []), playerAbr: (playerAbr ?? modelledDashAbr)(config) }) : undefined;
+    const session = pace ? createSession({ parameters: pace, initialHistory: memoryStore(config.initialHistoryKbps ?? []), playerAbr: (playerAbr ?? modelledDashAbr)(config) }) : undefined;
     const start = session?.hasHistory ? session.startBitrateKbps() : DASH_INITIAL_BITRATE_KBPS;
     let last: SammyDecision | undefined;
     let playing = false;

@@ -10,7 +10,9 @@
  */
 import { createSession } from '../../src/session/session.js';
 import { memoryStore } from '../../src/initial-history.js';
-import { harmonicMeanKbps, type Phase, type PlaybackEvent } from '../../src/policy/index.js';
+import { type PlaybackEvent } from '../../src/policy/phase.js';
+import { harmonicMeanKbps } from '../../src/policy/throughput.js';
+import { type Phase } from '../../src/policy/types.js';
 import type { SammyParameters } from '../../src/config.js';
 import type { SammyDecision } from '../../src/session/types.js';
 import { median as medianOf } from 'sammy-pacing-protocol/measure';
@@ -95,7 +97,7 @@ export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
  */
 export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { unpaced?: boolean } = {}): SimulatedRule {
   return (config) => {
-    const session = createSession({ parameters, history: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
+    const session = createSession({ parameters, initialHistory: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
     const topKbps = Math.max(...config.videoLadderKbps);
     let last: SammyDecision | undefined;
     return {

@@ -92,7 +92,7 @@ export function simulate(
   const top = ladderKbps.length - 1;
   const session = createSession({
     parameters: { initialVideoBitrateKbps: hls.abrEwmaDefaultEstimate / 1000, ...parameters },
-    history: memoryStore([...scenario.historyKbps]),
+    initialHistory: memoryStore([...scenario.historyKbps]),
     playerAbr: mode === 'pace-only' ? requirements(hls, options.skipValidation === true) : undefined,
   });
   const defaultEstimate = mode === 'pace-only' && session.hasHistory ? session.startBitrateKbps() * 1000 : hls.abrEwmaDefaultEstimate;

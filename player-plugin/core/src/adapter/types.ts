@@ -5,10 +5,10 @@
  * defaults; the shapes, and the check of the mode option, are defined once here.
  */
 import type { CmcdMode } from 'sammy-pacing-protocol';
-import type { SammyParameters } from './config.js';
-import type { InitialThroughputStore } from './initial-history.js';
-import type { PlayerAbr } from './policy/pace-requirements.js';
-import type { SammyControl } from './session/session.js';
+import type { SammyParameters } from '../config.js';
+import type { InitialThroughputStore } from '../initial-history.js';
+import type { PlayerAbr } from '../policy/pace-requirements.js';
+import type { SammyControl } from '../session/session.js';
 
 /**
  * 'sammy': Sammy's bitrate choice replaces the player's ABR, and paces. 'pace-only': the player's
@@ -22,10 +22,10 @@ export type SammyMode = 'sammy' | 'pace-only';
  * that an app in the default mode bundles neither the player's ABR requirements nor the general
  * pace check.
  */
-export interface PaceOnlyMode<PlayerSettings, MaxBufferSeconds = number> {
+export interface PaceOnlyMode<PlayerSettings> {
   readonly name: 'pace-only';
   /** What the player's ABR needs from the pace under these settings (re-read at every `update`). */
-  playerAbr(settings: PlayerSettings, maxBufferSeconds: MaxBufferSeconds): PlayerAbr;
+  playerAbr(settings: PlayerSettings, maxBufferSeconds: number): PlayerAbr;
 }
 
 export interface AdapterOptions<Mode> extends Partial<SammyParameters> {
@@ -53,7 +53,7 @@ export interface AdapterController extends SammyControl {
  * The `mode` option: the pace-only mode object, or undefined for Sammy's own mode; anything else
  * is a TypeError naming the entry the mode object comes from (`entry`: 'sammy-pacing-dashjs/pace-only').
  */
-export function paceOnlyModeOf<Mode extends PaceOnlyMode<never, never>>(mode: unknown, entry: string): Mode | undefined {
+export function paceOnlyModeOf<Mode extends PaceOnlyMode<never>>(mode: unknown, entry: string): Mode | undefined {
   if (mode === undefined || mode === 'sammy') return undefined;
   if ((mode as Mode | null)?.name === 'pace-only' && typeof (mode as Mode).playerAbr === 'function') return mode as Mode;
   throw new TypeError(`Sammy: mode must be 'sammy' or 'pace-only' (paceOnly from '${entry}'), got ${String(mode)}`);

@@ -1,0 +1,167 @@
+/**
+ * The adapter kit: everything a player adapter shares, so that an adapter only translates (its
+ * player's events, ladder, request carrier and ABR hook). It owns the session, the request
+ * pipeline (decide, write `rtp`, report the download), the controller `attach` returns, and one
+ * rule for each default that comes from the player, fed by a small `PlayerDescription`.
+ */
+import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
+import type { MediaKind } from '../policy/types.js';
+import { createSession, type SammySession } from '../session/session.js';
+import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
+import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
+
+/** What an adapter tells the kit about its player; the player-derived defaults follow from it alone. */
+export interface PlayerDescription<Settings> {
+  /** The adapter's package, named in errors: 'sammy-pacing-dashjs'. */
+  readonly package: string;
+  /** The player's buffer target as it stands, seconds: the level a request counts full unless `maxBufferSeconds` says. */
+  bufferTargetSeconds(): number;
+  /** The lowest that target can become once the content is known, seconds (dash.js: long-form or not); the validation's level. Default: `bufferTargetSeconds()`. */
+  lowestBufferTargetSeconds?(): number;
+  /** What pace-only mode reads the player's ABR rules from, as they stand. */
+  settings(): Settings;
+  /** Where the player's own CMCD travels: the default of `cmcdMode`. */
+  cmcdMode(): CmcdMode;
+  /** The player's own start with nothing measured, kbps: the default of `initialVideoBitrateKbps` (unsaid: 1000). */
+  startKbps?(): number;
+  /** What the player multiplies its start value by before its first pick (Shaka: `bandwidthDowngradeTarget`). Default 1. */
+  startDiscount?(): number;
+  /** The player picks its first rung from its start value before any ABR hook runs (dash.js), so Sammy's own mode sets it too. */
+  readonly firstPickFromStart?: boolean;
+}
+
+/** A media request as the adapter reads it from its player (the kit adds the URL and the full level). */
+export interface MediaRequest {
+  mediaType: MediaKind;
+  /** Bitrate of the requested segment, kbps. */
+  bitrateKbps: number;
+  tracks: Partial<Record<MediaKind, TrackState>>;
+}
+
+/** The part of a player's request the pipeline rewrites: its URL and headers carry CMCD. */
+export interface RequestCarrier {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** A request on its way: call `done` when its response has ended whole, `aborted` when it will not. */
+export interface SentRequest {
+  /** Undefined for a request Sammy does not pace (not media, or the decision failed). */
+  readonly decision: SammyDecision | undefined;
+  /** The download as the player timed it; the sample it made, undefined when it measured nothing (or came twice). */
+  done(bytes: number, durationMs: number): SegmentSample | undefined;
+  aborted(): void;
+}
+
+/** What the adapter does when the controller changes something in its player. */
+interface ControllerHooks {
+  enabled?(on: boolean): void;
+  cmcdMode?(mode: CmcdMode): void;
+  /** Removes what attach installed; the kit then ends the session. */
+  detach(): void;
+}
+
+export interface AdapterKit {
+  readonly session: SammySession;
+  readonly paceOnly: boolean;
+  /** Sammy picks bitrates now: its own mode, on, attached. */
+  picks(): boolean;
+  cmcdMode(): CmcdMode;
+  /**
+   * The start the player should take now, kbps in the player's unit (before its own discount), or
+   * undefined for its own: from the initial-phase history while Sammy is on (pace-only mode: only
+   * once the history has a sample; Sammy's own mode: only where the player's first pick ignores
+   * the ABR hook).
+   */
+  startKbps(): number | undefined;
+  /** Decides a request (`media` undefined: not a media segment), writes its `rtp` into the carrier. Never throws. */
+  send(carrier: RequestCarrier, media: () => MediaRequest | undefined): SentRequest;
+  controller(hooks: ControllerHooks): AdapterController;
+}
+
+export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<Settings>>, player: PlayerDescription<Settings>): AdapterKit {
+  const { mode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
+  const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
+  const paceOnly = paceOnlyMode !== undefined;
+  const fullBufferSeconds = () => maxBufferSeconds ?? player.bufferTargetSeconds();
+  const validatedSeconds = maxBufferSeconds ?? (player.lowestBufferTargetSeconds ?? player.bufferTargetSeconds)();
+  const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
+  const start = player.startKbps?.();
+  const session = createSession({
+    parameters: { ...(start === undefined ? {} : { initialVideoBitrateKbps: start }), ...parameters },
+    enabled,
+    initialHistory,
+    playerAbr: playerAbr(),
+    maxBufferSeconds: validatedSeconds,
+  });
+  let cmcdMode = checkCmcdMode(requestedCmcdMode ?? player.cmcdMode());
+  let attached = true;
+
+  return {
+    session,
+    paceOnly,
+    picks: () => attached && !paceOnly && session.enabled,
+    cmcdMode: () => cmcdMode,
+    startKbps() {
+      if (!attached || !session.enabled || (paceOnly ? !session.hasHistory : !player.firstPickFromStart)) return undefined;
+      return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
+    },
+    send(carrier, media) {
+      let decision: SammyDecision | undefined;
+      try {
+        const request = media();
+        decision = request && session.decide({ ...request, url: withoutCmcd(carrier.url), maxBufferSeconds: fullBufferSeconds() });
+        const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
+        carrier.url = written.url;
+        carrier.headers = written.headers;
+      } catch (error) {
+        // Never hold a segment back: an unpaced request beats a failed one.
+        console.error('Sammy:', error);
+      }
+      let open = decision !== undefined;
+      return {
+        decision,
+        done(bytes, durationMs) {
+          const sample = open ? session.addSample(decision!, { bytes, durationMs }) : undefined;
+          open = false;
+          return sample;
+        },
+        aborted() {
+          open = false;
+        },
+      };
+    },
+    controller: (hooks) => ({
+      get enabled() {
+        return session.enabled;
+      },
+      setEnabled(on: boolean) {
+        if (on === session.enabled) return;
+        session.setEnabled(on);
+        hooks.enabled?.(on);
+      },
+      get parameters() {
+        return session.parameters;
+      },
+      update: (changes) => session.update(changes, playerAbr()),
+      mode: paceOnly ? 'pace-only' : 'sammy',
+      get cmcdMode() {
+        return cmcdMode;
+      },
+      setCmcdMode(next: CmcdMode) {
+        cmcdMode = checkCmcdMode(next);
+        hooks.cmcdMode?.(cmcdMode);
+      },
+      get phase() {
+        return session.phase;
+      },
+      on: (event, listener) => session.on(event, listener),
+      detach() {
+        if (!attached) return;
+        attached = false;
+        hooks.detach();
+        session.destroy();
+      },
+    }),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Probe, hold and refetch, as a pure reducer (like phase.ts): which video segments measure the
+ * link (probes, paced by the schedule alone), which are held below the schedule at a share of
+ * what the probes measured (hold.ts), and which go unheld because a step up made the player
+ * fetch them again (refetches add no buffer). State and event in, state out; a request's pace
+ * comes from `paceRequest`, which takes the schedule's pace computed once.
+ */
+import { roundRtpKbps } from 'sammy-pacing-protocol';
+import type { SammyParameters } from '../config.js';
+import { heldPaceKbps, holdLimits } from './hold.js';
+import { appendBounded, harmonicMeanKbps } from './throughput.js';
+
+export interface ProbeState {
+  /** Chunk throughputs of the probes (video segments paced by the schedule alone), kbps. */
+  readonly probeKbps: readonly number[];
+  /** The latest probe was held back by the link, not by its pace: the probes measure the link's capacity. */
+  readonly linkLimited: boolean;
+  /** Video requests held since the last probe. */
+  readonly heldInARow: number;
+  /** The latest probe found the same link below the schedule and nothing changed since: probes go at twice the interval. */
+  readonly spaced: boolean;
+  /** Video requests still to go unheld: the refetches a step up causes, and the one after. */
+  readonly unheldLeft: number;
+}
+
+export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({ probeKbps: [], linkLimited: false, heldInARow: 0, spaced: false, unheldLeft: 0 });
+
+/** A probe measured at or above this share of its pace was held back by its pace (overhead and latency take the rest), not by the link. */
+const PACE_LIMITED_SHARE = 0.8;
+
+export type ProbeEvent =
+  /** The video rung changed; `refetchSeconds`: the buffer the player fetches again at the new rung (undefined: none). */
+  | { type: 'switch'; refetchSeconds: number | undefined; segmentSeconds: number | undefined }
+  /** A finished video download of a request that was `held` or not. */
+  | { type: 'sample'; held: boolean; throughputKbps: number; paceRateKbps: number | undefined };
+
+/**
+ * The probes' estimate of the link, kbps: over as many probes as span the estimate's window of
+ * segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
+ */
+export function probeEstimateKbps(state: ProbeState, p: Readonly<SammyParameters>): number | undefined {
+  return harmonicMeanKbps(state.probeKbps, Math.ceil(p.throughputWindow / p.probeInterval));
+}
+
+export function nextProbeState(state: ProbeState, event: ProbeEvent, p: Readonly<SammyParameters>): ProbeState {
+  if (event.type === 'switch') {
+    const seg = event.segmentSeconds!;
+    // Every refetched segment, and the one after it, goes as fast as the schedule allows.
+    const unheldLeft = event.refetchSeconds !== undefined && seg > 0 ? Math.ceil(event.refetchSeconds / seg - 1e-9) + 1 : state.unheldLeft;
+    return { ...state, spaced: false, unheldLeft };
+  }
+  // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
+  const linkLimited = !(event.throughputKbps >= PACE_LIMITED_SHARE * event.paceRateKbps!);
+  if (!event.held) return { ...state, probeKbps: appendBounded(state.probeKbps, event.throughputKbps, p.sessionSampleLimit), linkLimited, spaced: linkLimited };
+  // The link fell below a held pace: the probes' capacity is stale, probe next.
+  return linkLimited ? { ...state, spaced: false, heldInARow: Infinity } : state;
+}
+
+export interface ProbeRequest {
+  video: boolean;
+  /** The schedule's pace, kbps, unrounded; undefined: not paced (off, initial phase, no ladder). */
+  scheduleKbps: number | undefined;
+  /** The video rung the pace is based on, and whether it is below the top. */
+  rung: { kbps: number; belowTop: boolean } | undefined;
+  bufferLevelSeconds: number;
+  /** Buffer level counted as full for the pace, seconds. */
+  fullBufferSeconds: number;
+  /** The fetched video rung + the top audio bitrate, kbps; undefined before any video request. */
+  fetchedBaseKbps: number | undefined;
+}
+
+/**
+ * A request's `rtp` (kbps, rounded to 100; undefined: unpaced): a probe or a refetch goes at the
+ * schedule (a refetch at least at the link's rate the probes measured: until it arrives the
+ * viewer watches the rung below); any other request is held (hold.ts). `held`: below the schedule.
+ */
+export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonly<SammyParameters>): { state: ProbeState; paceRateKbps: number | undefined; held: boolean } {
+  const { video, scheduleKbps, rung } = request;
+  const refetch = video && state.unheldLeft > 0;
+  const probeKbps = probeEstimateKbps(state, p);
+  // While probes keep finding the same link below the schedule, they space out to twice the
+  // interval — unless below the top they say the link cannot carry the next rung: then only a
+  // probe can see it rise.
+  const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(p.stepUpFactor, 1) * rung.kbps);
+  const probe = refetch || (video && state.heldInARow >= (p.probeInterval - 1) * (state.spaced && !awaitingRise ? 2 : 1));
+  const hold = probe ? undefined : holdLimits({ ...request, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
+  const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - p.overhead) : 0;
+  const paceRateKbps = scheduleKbps === undefined ? undefined : roundRtpKbps(Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
+  const held = scheduleKbps !== undefined && paceRateKbps! < roundRtpKbps(scheduleKbps);
+  const next = { ...state, unheldLeft: refetch ? state.unheldLeft - 1 : state.unheldLeft };
+  return { state: video ? { ...next, heldInARow: held ? state.heldInARow + 1 : 0 } : next, paceRateKbps, held };
+}
