@@ -196,6 +196,9 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
       const hook = window.sammyDemo;
       if (subscribed || !hook) return;
       subscribed = true;
+      // Headless Chromium on two shared cores drops frames under load, and Shaka's ABR then bans the
+      // rung for 30 s (abr.droppedFrames): a verdict on the test machine, not on the pacing under test.
+      if (hook.playerName === 'shaka') (hook.player as { configure(config: object): void }).configure({ abr: { droppedFrames: false } });
       hook.sammy.on('decision', (d) => log.decisions.push(d));
       hook.sammy.on('sample', (s) => log.samples.push(s));
       hook.onPlayerError((message) => log.playerErrors.push(message));

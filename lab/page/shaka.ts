@@ -25,6 +25,9 @@ export const setup: SetupPlayer = async (page) => {
   await player.attach(page.video);
   // rebufferingGoal stays Shaka's 0: a stall is then the element's own `waiting`, as for the other players.
   if (bufferSeconds !== undefined) player.configure({ streaming: { bufferingGoal: bufferSeconds } });
+  // Every arm: headless Chromium drops frames while the lab loads both cores, and Shaka's ABR would
+  // ban the rung for 30 s (abr.droppedFrames), a verdict on the lab machine rather than on the link.
+  player.configure({ abr: { droppedFrames: false } });
 
   switch (arm) {
     case 'shaka-unpaced':
