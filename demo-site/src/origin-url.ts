@@ -1,4 +1,5 @@
-import { DEFAULT_HLS_MASTER_PATH, DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME, MANIFEST_NAME, RECORD_EVENTS_PATH } from 'sammy-pacing-protocol';
+import { RECORD_EVENTS_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_HLS_MASTER_PATH, DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME, MANIFEST_NAME } from '@sammy/test-content/media-paths';
 import type { StreamFormat } from './players/player.js';
 
 /** Base URL of the origin in use: the configured one, or the page's own. */

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HLS_MASTER_NAME, mediaSegmentOf, parseMultivariantPlaylist } from '@sammy/test-content';
-import { DEFAULT_HLS_MASTER_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_HLS_MASTER_PATH } from '@sammy/test-content/media-paths';
 import { originUrl } from './origin-env.js';
 import { REPO_ROOT } from './repo-root.js';
 import { median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog, type WatchedPage } from './session.js';

@@ -7,7 +7,7 @@
  * applies; none before playback starts.
  */
 import { expect, test } from '@playwright/test';
-import { DEFAULT_HLS_MASTER_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_HLS_MASTER_PATH } from '@sammy/test-content/media-paths';
 import { readHlsjsReadme } from '../src/consumer/hlsjs-readme.js';
 import { expectServedAppPlaysPaced } from '../src/consumer/plays-paced.js';
 import { entryPoints, installArgsFromReadme, packPackages, publishablePackages } from '../src/consumer/packages.js';

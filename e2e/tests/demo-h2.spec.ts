@@ -10,7 +10,8 @@
  * never every certificate (--ignore-certificate-errors).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { DEFAULT_MANIFEST_PATH, parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
+import { parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName, type Paired } from '../src/demo-page.js';
 import { h2Certificate, h2OriginUrl, h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
 import { cmcdProblems, inFlightWhenSent, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';

@@ -11,7 +11,8 @@
  * media request must go over; each one that does not is recorded as a mismatch, which fails the
  * run), `role`, `start=manual` (the bench presses play).
  */
-import { DEFAULT_MANIFEST_PATH, MEDIA_PATH, withoutCmcd } from 'sammy-pacing-protocol';
+import { withoutCmcd } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { latestResourceEntry, readResourceReport, StallLog, type ResourceReport } from 'sammy-pacing-protocol/measure';
 import type { PageState } from '../src/page-state.js';
 import type { ChunkReport, LabPage, LabPlayer, PageParams, SetupPlayer } from './lab-page.js';

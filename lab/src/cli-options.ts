@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONGESTION_CONTROLS, HLS_MASTER_NAME, isCongestionControl } from 'sammy-pacing-protocol';
+import { CONGESTION_CONTROLS, isCongestionControl } from 'sammy-pacing-protocol';
+import { HLS_MASTER_NAME } from '@sammy/test-content/media-paths';
 import {
   ARMS,
   BOTTLENECK_MBPS,

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/test-content';
-import { DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME } from '@sammy/test-content/media-paths';
 
 export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
 

@@ -26,7 +26,7 @@ export function percentChange(base: number | undefined, value: number | undefine
 }
 
 /** Seeded PRNG (mulberry32): the same seed gives the same run order and blob bytes. */
-export { seededRandom as rng } from 'sammy-pacing-protocol/measure';
+export { seededRandom as rng } from '@sammy/test-support';
 
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const a = items.slice();

@@ -8,7 +8,6 @@ export { FASTLY_MIN_PACE, DEFAULT_MIN_PACE_KBPS, DEFAULT_MAX_PACE_KBPS, clampPac
 export { SERVER_TIMING_METRICS, PACING_MECHANISMS, formatServerTiming, parseServerTiming, type PacingMechanism, type PacingReport, type ServerTimingEntry } from './server-timing.js';
 export { RECORDS_PATH, RECORD_EVENTS_PATH, RECORD_EVENT, RECORDS_SKIPPED_EVENT, DELIVERY_END_REASONS, type RecordsSkipped, type DeliveryRecord, type DeliveryEndReason } from './records.js';
 export { CONGESTION_CONTROL_HEADER, CONGESTION_CONTROLS, isCongestionControl, type CongestionControl } from './congestion-control.js';
-export { MEDIA_PATH, DEFAULT_LADDER_NAME, MANIFEST_NAME, DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME, DEFAULT_HLS_MASTER_PATH } from './media-paths.js';
 export { splitUrl, isCmcdParam, withoutCmcd, pathOf, type UrlParts } from './cmcd-url.js';
 export { MAX_CMCD_PAYLOAD_BYTES, readRtp, readCmcdRequest, type HeaderRecord, type RtpReading, type CmcdRequestReading } from './cmcd-read.js';
 export { checkCmcdMode, writeRtp, type CmcdMode, type CmcdCarrier } from './cmcd-write.js';

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientHttp2Session } from 'node:http2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DELIVERY_END_REASONS, parseServerTiming } from 'sammy-pacing-protocol';
-import { seededRandom } from 'sammy-pacing-protocol/measure';
+import { seededRandom } from '@sammy/test-support';
 import { activeResources, bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, serverConnections, waitFor } from './helpers.js';
 import { h2Connect, h2Get, startH2Origin, type H2Origin } from './http2-helpers.js';
 

@@ -155,4 +155,4 @@ export function throttle(raw: RawConnection, bytesPerSecond: number): void {
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export { seededRandom } from 'sammy-pacing-protocol/measure';
+export { seededRandom } from '@sammy/test-support';

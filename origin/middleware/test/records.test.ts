@@ -6,16 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import express from 'express';
-import {
-  MEDIA_PATH,
-  parseServerTiming,
-  RECORD_EVENT,
-  RECORD_EVENTS_PATH,
-  RECORDS_PATH,
-  RECORDS_SKIPPED_EVENT,
-  type DeliveryRecord,
-  type RecordsSkipped,
-} from 'sammy-pacing-protocol';
+import { parseServerTiming, RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type DeliveryRecord, type RecordsSkipped } from 'sammy-pacing-protocol';
+import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { DeliveryRecordLog } from '../src/delivery-records.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';

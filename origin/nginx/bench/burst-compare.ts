@@ -15,7 +15,7 @@ import { startVarnish } from '../../varnish/src/varnishd.js';
 import { cmcdQuery, startMediaOrigin } from '../../varnish/test/edge-fixture.js';
 import { get, warmMssAgent, type MssAgent } from '../../varnish/test/edge-client.js';
 import { startNginx } from '../src/nginx.js';
-import { burstsOf } from 'sammy-pacing-protocol/measure';
+import { burstsOf } from '@sammy/test-support';
 
 const { values } = parseArgs({ options: { kbps: { type: 'string', default: '8000' }, seconds: { type: 'string', default: '4' } } });
 const KBPS = Number(values.kbps);

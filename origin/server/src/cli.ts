@@ -5,16 +5,8 @@
  * on http://localhost:8080 (HTTP/1.1: the quick start, no certificate to trust).
  */
 import { parseArgs } from 'node:util';
-import {
-  isCongestionControl,
-  CONGESTION_CONTROLS,
-  DEFAULT_MANIFEST_PATH,
-  DEFAULT_MAX_PACE_KBPS,
-  DEFAULT_MIN_PACE_KBPS,
-  RECORD_EVENTS_PATH,
-  RECORDS_PATH,
-  type CongestionControl,
-} from 'sammy-pacing-protocol';
+import { isCongestionControl, CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, RECORD_EVENTS_PATH, RECORDS_PATH, type CongestionControl } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
 import { DeliveryRecordLog, isPacingMode, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
 import { certificateFromFiles, devCertificate, type TlsCredentials } from './dev-certificate.js';

@@ -1,5 +1,6 @@
 /** What `/` shows when the demo site has not been built. */
-import { DEFAULT_MANIFEST_PATH, RECORDS_PATH } from 'sammy-pacing-protocol';
+import { RECORDS_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 
 export function placeholderPage(siteDir: string, recordsServed: boolean): string {
   const escaped = siteDir.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -15,7 +15,8 @@ import { hostname, networkInterfaces } from 'node:os';
 import cors from 'cors';
 import finalhandler from 'finalhandler';
 import Router from 'router';
-import { MEDIA_PATH, type CongestionControl } from 'sammy-pacing-protocol';
+import { type CongestionControl } from 'sammy-pacing-protocol';
+import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
 import {
   DeliveryRecordLog,

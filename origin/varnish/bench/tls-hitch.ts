@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { startVarnish } from '../src/varnishd.js';
 import { cmcdQuery, socketPacing, startMediaOrigin } from '../test/edge-fixture.js';
-import { burstsOf } from 'sammy-pacing-protocol/measure';
+import { burstsOf } from '@sammy/test-support';
 
 const { values } = parseArgs({ options: { kbps: { type: 'string', default: '8000' }, seconds: { type: 'string', default: '3' } } });
 const KBPS = Number(values.kbps);

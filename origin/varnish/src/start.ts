@@ -5,7 +5,7 @@
  * front of it, on http://localhost:6081 by default. Ctrl-C stops both.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MANIFEST_PATH } from 'sammy-pacing-protocol';
+import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
 import { startOrigin } from '@sammy/origin-server';
 import { startVarnish } from './varnishd.js';

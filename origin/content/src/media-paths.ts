@@ -1,6 +1,7 @@
 /**
  * Where this project's origins serve media, and the default test ladder's manifest: the origin
- * serves it, the demo page and the lab bench play it.
+ * serves it, the demo page and the lab bench play it. Browser-safe (`@sammy/test-content/media-paths`);
+ * not the published packages' business, which pace whatever path they are mounted on.
  */
 export const MEDIA_PATH = '/media';
 /** The default ladder's directory under the media root. */

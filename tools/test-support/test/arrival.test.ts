@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { burstsOf, seededRandom } from '../../src/measure/arrival.js';
+import { burstsOf, seededRandom } from '../src/arrival.js';
 
 describe('burstsOf', () => {
   it('sums reads less than the gap apart into one burst', () => {

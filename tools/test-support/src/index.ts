@@ -1,0 +1,1 @@
+export { burstsOf, seededRandom, type TimedRead } from './arrival.js';
