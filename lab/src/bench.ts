@@ -6,13 +6,14 @@ import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findVarnish } from '@sammy/varnish';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, ARM_SPECS, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, ARM_SPECS, bufferTargetsOf, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
 import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { hlsMasterPath, manifestFile } from './media.js';
 import { plotGameTimeline, plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
 import { cleanupOnExit, inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
+import { armPairs, checkFamilyTargets, familyCells } from './family-report.js';
 import { metricsCsv, renderMarkdown, summarise, traceSummaries, type BenchEnvironment } from './report.js';
 import { ProtocolMismatchError, runOnce, runTag, type PreparedTrace, type RunContext } from './run.js';
 import { peakMbps, sessionMeanMbps, writeOpportunities } from './traces.js';
@@ -77,6 +78,11 @@ export function trustKeyArgs(tls: LabCertificate | undefined): string[] {
   return tls ? [`--ignore-certificate-errors-spki-list=${tls.spkiHash}`] : [];
 }
 
+/** Measured runs of a bench: arms × neighbours × runs × traces × buffer targets. */
+export function benchRunCount(config: BenchConfig): number {
+  return config.arms.length * config.neighbours.length * config.runs * (config.traces?.length ?? 1) * bufferTargetsOf(config).length;
+}
+
 export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const problem = configProblem(config);
   if (problem) throw new Error(problem);
@@ -97,8 +103,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const tls = config.http2 ? await labCertificate(SERVER_IP) : undefined;
 
   const leftovers = removeLeftovers();
-  const traceCount = config.traces?.length ?? 1;
-  const progress = new Progress(config.arms.length * config.neighbours.length * config.runs * traceCount, config.plainProgress);
+  const progress = new Progress(benchRunCount(config), config.plainProgress);
   if (leftovers.length) progress.log(`removed leftovers of an earlier run: ${leftovers.join(', ')}`);
 
   const dir = join(config.resultsDir, timestamp());
@@ -188,17 +193,22 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
       progress.log(`warm-up failed (measured runs go on): ${err.message.split('\n')[0]}`),
     );
 
-    // Runs interleave arms (seeded order) so slow drifts of the machine hit every arm alike.
+    // Runs interleave arms (seeded order) and buffer targets so slow drifts of the machine hit every arm alike.
     const random = rng(config.seed);
+    const buffers = bufferTargetsOf(config);
     runs: for (let index = 1; index <= config.runs; index++) {
       for (const neighbour of config.neighbours) {
        for (const trace of prepared) {
+       for (const bufferSeconds of buffers) {
         for (const arm of shuffle(config.arms, random)) {
-          progress.beginRun(`${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]}${trace ? ` × trace ${trace.lab.id} (${trace.sessionMeanMbps.toFixed(1)} Mbit/s)` : ''} #${index}`);
+          progress.beginRun(
+            `${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]}${trace ? ` × trace ${trace.lab.id} (${trace.sessionMeanMbps.toFixed(1)} Mbit/s)` : ''}` +
+              `${config.bufferTargets ? ` × buffer ${bufferSeconds} s` : ''} #${index}`,
+          );
           try {
-            const r = await runOnce({ ...ctx, trace }, arm, neighbour, index);
+            const r = await runOnce({ ...ctx, trace, config: { ...config, bufferSeconds } }, arm, neighbour, index);
             raw.push(r);
-            writeFileSync(join(dir, 'runs', `${runTag(arm, neighbour, index, trace?.lab)}.json`), JSON.stringify(r));
+            writeFileSync(join(dir, 'runs', `${runTag(arm, neighbour, index, trace?.lab, config.bufferTargets ? bufferSeconds : undefined)}.json`), JSON.stringify(r));
             const m = runMetrics(r);
             metrics.push(m);
             progress.endRun(
@@ -210,7 +220,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
             );
           } catch (err) {
             const error = (err as Error).message;
-            env.failedRuns.push({ arm, neighbour, index, error, ...(trace ? { trace: trace.lab.id } : {}) });
+            env.failedRuns.push({ arm, neighbour, index, error, ...(trace ? { trace: trace.lab.id } : {}), ...(config.bufferTargets ? { bufferSeconds } : {}) });
             progress.endRun(`FAILED: ${error.split('\n')[0]}`);
             // Not over the HTTP asked for: every further run would be too. Stop, report, and fail.
             if (err instanceof ProtocolMismatchError) {
@@ -220,6 +230,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
           }
           await sleep(500);
         }
+       }
        }
       }
     }
@@ -254,9 +265,11 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   const neighbours: Array<Neighbour | 'all'> = ['all', ...config.neighbours];
   // The traces' parsed steps are in the trace files; the summary keeps their description (env.traces).
   const configOut = { ...config, traces: config.traces?.map((t) => t.id) };
+  const cells = config.traces ? familyCells(metrics, config.arms) : [];
+  const families = config.traces ? { cells, pairs: armPairs(cells), targets: checkFamilyTargets(cells, env.topVideoKbps) } : undefined;
   writeFileSync(
     join(dir, 'summary.json'),
-    JSON.stringify({ config: configOut, env, summaries: summarise(metrics, config.arms, neighbours), ...(config.traces ? { traceSummaries: traceSummaries(metrics, config.arms) } : {}), metrics }, null, 2),
+    JSON.stringify({ config: configOut, env, summaries: summarise(metrics, config.arms, neighbours), ...(config.traces ? { traceSummaries: traceSummaries(metrics, config.arms), families } : {}), metrics }, null, 2),
   );
   const reportPath = join(dir, 'report.md');
   writeFileSync(reportPath, renderMarkdown({ config, env, metrics, plots }));

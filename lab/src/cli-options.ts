@@ -21,6 +21,7 @@ import {
   PAPER_BDP_BYTES,
   DEFAULT_BUFFER_SECONDS,
   DEFAULT_DURATION_SECONDS,
+  DEFAULT_TRACE_DURATION_SECONDS,
   DEFAULT_RUNS,
   EDGES,
   isEdge,
@@ -32,7 +33,7 @@ import {
 } from './config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
 import { LAB_DIR } from './scripts.js';
-import { loadTrace, loadTraceDir, peakMbps, type LabTrace } from './traces.js';
+import { loadTrace, loadTraceDir, peakMbps, selectTraces, type LabTrace } from './traces.js';
 
 export const HELP = `Sammy lab bench: real Chromium + dash.js, Shaka Player or hls.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
 Linux, root (it creates network namespaces, and always removes them).
@@ -40,7 +41,7 @@ Linux, root (it creates network namespaces, and always removes them).
 usage: npm run bench:lab -- [flags]
 
   --runs N           runs per arm × neighbour (default ${DEFAULT_RUNS})
-  --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS})
+  --duration S       seconds per session from the play request (default ${DEFAULT_DURATION_SECONDS}; with --trace/--traces ${DEFAULT_TRACE_DURATION_SECONDS})
   --arms LIST        comma-separated: ${ARMS.join(', ')}
                      (default ${DEFAULT_ARMS.join(',')}; with --trace/--traces ${TRACE_ARMS.join(',')});
                      shaka-*: Shaka Player 5 on the MPD, hlsjs-*: hls.js on the ${HLS_MASTER_NAME} beside it,
@@ -66,6 +67,9 @@ usage: npm run bench:lab -- [flags]
   --traces DIR       every trace file in DIR, each run on every arm × neighbour × run; a file's family is its
                      sub-folder (DIR/<family>/…), or for files directly in DIR its name up to the first _ - or .
                      (README*, LICENSE*, *.md and hidden files are skipped). E.g. --traces ../shared/traces
+  --families LIST    with --traces: only these families (comma-separated sub-folder names)
+  --traces-per-family N  with --traces: at most N traces per family, spread over its range (sorted by their
+                     mean over the session, the middle of N equal shares; 1: the median trace)
   --udp-mbps R       the UDP neighbour's rate (default ${PAPER_NEIGHBOURS.udpRateMbps}, the paper's; with --trace/--traces 1/8 of each
                      trace's mean over the session, as the paper's 5 of 40 Mbit/s: 5 Mbit/s would fill a slow trace alone)
   --game-mbps R      the game neighbour's maxBitrate, Mbit/s (default ${GAME_DEFAULTS.linkShare * 100} % of --rate)
@@ -74,7 +78,8 @@ usage: npm run bench:lab -- [flags]
   --game-warmup S    the game runs alone this long before the play request (default ${GAME_DEFAULTS.warmupSeconds})
   --rtt-ms MS        round-trip propagation delay added by the router's delay line (default ${PAPER_RTT_MS}, the paper's; 0: none)
   --buffer-seconds S   buffer target of every arm's player (default ${DEFAULT_BUFFER_SECONDS}: a production-like deep
-                       buffer, as the paper's control had; dash.js's own is 30 s at top quality, Shaka's 10 s, hls.js's 30 s)
+                       buffer, as the paper's control had; dash.js's own is 30 s at top quality, Shaka's 10 s, hls.js's 30 s);
+                       several, comma-separated (e.g. 30,240): every run is made at each, and the report splits by target
   --content-seconds S  length of the lab ladder (default ${LAB_LADDER.durationS}; encoded once, cached)
   --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
   --manifest PATH    play another ladder (e.g. ${DEFAULT_MANIFEST_PATH}, the origin's 60 s, 6 Mbps-top ladder)
@@ -129,6 +134,8 @@ export function parseCliArgs(args: string[]): CliParse {
       plain: { type: 'boolean' },
       trace: { type: 'string' },
       traces: { type: 'string' },
+      families: { type: 'string' },
+      'traces-per-family': { type: 'string' },
       'udp-mbps': { type: 'string' },
       'game-mbps': { type: 'string' },
       'game-fps': { type: 'string' },
@@ -149,9 +156,18 @@ export function parseCliArgs(args: string[]): CliParse {
   if ((values.trace ?? values.traces) !== undefined && values.rate !== undefined) {
     throw new Error(`--rate sets the constant bottleneck; with ${values.trace !== undefined ? '--trace' : '--traces'} the trace sets the downlink's rate (leave --rate out)`);
   }
+  for (const flag of ['families', 'traces-per-family'] as const) {
+    if (values[flag] !== undefined && values.traces === undefined) throw new Error(`--${flag} picks traces of --traces DIR; give --traces too`);
+  }
+  const durationSeconds = positive(values.duration, (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS, 'duration');
   let traces: LabTrace[] | undefined;
   if (values.trace !== undefined) traces = [loadTrace(values.trace)];
-  if (values.traces !== undefined) traces = loadTraceDir(values.traces);
+  if (values.traces !== undefined) {
+    const perFamily = values['traces-per-family'] === undefined ? undefined : positive(values['traces-per-family'], 0, 'traces-per-family');
+    if (perFamily !== undefined && !Number.isInteger(perFamily)) throw new Error(`--traces-per-family must be a whole number, got ${values['traces-per-family']}`);
+    const families = values.families?.split(',').map((s) => s.trim()).filter(Boolean);
+    traces = selectTraces(loadTraceDir(values.traces), { families, perFamily, sessionSeconds: durationSeconds });
+  }
   for (const t of traces ?? []) {
     const peak = peakMbps(t.trace);
     if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
@@ -169,13 +185,14 @@ export function parseCliArgs(args: string[]): CliParse {
     ...(values['game-warmup'] !== undefined ? { warmupSeconds: positive(values['game-warmup'], 0, 'game-warmup', { allowZero: true }) } : {}),
   };
   const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
+  const buffers = [...new Set((values['buffer-seconds'] ?? String(DEFAULT_BUFFER_SECONDS)).split(',').map((s) => positive(s.trim(), 0, 'buffer-seconds')))];
   const config: BenchConfig = {
     arms: list(values.arms, ARMS, traces ? TRACE_ARMS : DEFAULT_ARMS, isArm, 'arm'),
     neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
     edge,
     http2: values.http2 ?? false,
     runs: Math.round(positive(values.runs, DEFAULT_RUNS, 'runs')),
-    durationSeconds: positive(values.duration, DEFAULT_DURATION_SECONDS, 'duration'),
+    durationSeconds,
     cc,
     neighbourCc,
     seed: Math.round(Number(values.seed ?? 1)),
@@ -184,7 +201,8 @@ export function parseCliArgs(args: string[]): CliParse {
     rttMs: positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
     manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
     contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
-    bufferSeconds: positive(values['buffer-seconds'], DEFAULT_BUFFER_SECONDS, 'buffer-seconds'),
+    bufferSeconds: buffers[0],
+    ...(buffers.length > 1 ? { bufferTargets: buffers } : {}),
     mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
     ...PAPER_NEIGHBOURS,
     resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),

@@ -2,7 +2,7 @@
 /**
  * `npm run bench:lab -- [flags]`: the paper's neighbour experiment (Section 6) on this machine.
  */
-import { runBench } from './bench.js';
+import { benchRunCount, runBench } from './bench.js';
 import { HELP, parseCliArgs } from './cli-options.js';
 import { ensureMedia } from './media.js';
 
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   await ensureMedia(config.mediaDir, config.manifestPath, config.contentSeconds);
-  const runs = config.arms.length * config.neighbours.length * config.runs;
+  const runs = benchRunCount(config);
   console.error(`${runs} runs of ${config.durationSeconds} s: about ${Math.ceil((runs * (config.durationSeconds + 10)) / 60)} min`);
   const result = await runBench(config);
   console.log(result.reportPath);

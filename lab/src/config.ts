@@ -119,6 +119,12 @@ export const DEFAULT_DURATION_SECONDS = 40;
  * 3.3 Mbps video at 40 Mbit/s idle ~90% of the time, and there would be little left to pace.
  */
 export const DEFAULT_BUFFER_SECONDS = 240;
+/**
+ * Sessions with --trace/--traces (issue 33): long enough to see a steady state. At a 240 s target
+ * holding starts only at tens of seconds of buffer, which a 40–45 s session on a 1–2 × link never
+ * reaches; the report splits the neighbour's delay into the session's first and second half.
+ */
+export const DEFAULT_TRACE_DURATION_SECONDS = 90;
 
 /** The neighbours as the paper's lab ran them (Section 6); the CLI and the smoke test both use these. */
 export const PAPER_NEIGHBOURS = {
@@ -199,6 +205,11 @@ export interface BenchConfig {
    * bufferTimeDefault), Shaka's streaming.bufferingGoal, hls.js's maxBufferLength; undefined: each player's defaults.
    */
   bufferSeconds?: number;
+  /**
+   * Several buffer targets in one invocation (`--buffer-seconds 30,240`): every arm × neighbour × trace
+   * × run is made at each, and the report splits by target. Absent: the one `bufferSeconds`.
+   */
+  bufferTargets?: number[];
   /** The bulk TCP flow starts this long after playback starts (paper: 10 s). */
   tcpStartAfterPlaybackSeconds: number;
   /** The second video session starts this long after the first one's playback starts. */
@@ -225,6 +236,11 @@ export interface BenchConfig {
   traces?: LabTrace[];
   /** Where the traces came from, for the report (the file or folder given). */
   traceSource?: string;
+}
+
+/** The buffer targets the bench runs at, in the order given (undefined: the players' own defaults). */
+export function bufferTargetsOf(config: Pick<BenchConfig, 'bufferSeconds' | 'bufferTargets'>): Array<number | undefined> {
+  return config.bufferTargets?.length ? [...config.bufferTargets] : [config.bufferSeconds];
 }
 
 /** Why `config` cannot run, before anything is set up; undefined when it can. */

@@ -86,6 +86,8 @@ export interface RawRun {
   neighbour: Neighbour;
   /** 1-based run number within this arm × neighbour. */
   index: number;
+  /** The buffer target the players had (absent: their own defaults, or results from before it was recorded). */
+  bufferSeconds?: number;
   cc: string;
   /** What served the media: the origin itself (`none`) or an edge in front of it. */
   edge: Edge;
@@ -216,6 +218,13 @@ export interface RunMetrics {
   arm: Arm;
   neighbour: Neighbour;
   index: number;
+  /** The players' buffer target in this run (RawRun.bufferSeconds). */
+  bufferSeconds?: number;
+  /** Pensieve's linear QoE over the segments the session played (qoeLin of playedSegments). */
+  qoeLin?: number;
+  /** The UDP neighbour's one-way delay in the first and the second half of the session (play request to end). */
+  udpFirstHalf?: { p50?: number; p95?: number };
+  udpSecondHalf?: { p50?: number; p95?: number };
   /** With traces: the trace (family/name) and its family. */
   trace?: string;
   family?: string;
@@ -252,6 +261,58 @@ export interface RunMetrics {
   errors: number;
   /** The main session's media requests by Resource Timing nextHopProtocol (e.g. { h2: 52 }); undefined when not recorded. */
   mediaProtocols?: Record<string, number>;
+}
+
+/** Whether a run's metrics are those of this raw run (same arm, neighbour, index, trace and buffer target). */
+export function sameRun(r: RawRun, m: RunMetrics): boolean {
+  return r.arm === m.arm && r.neighbour === m.neighbour && r.index === m.index && r.trace?.id === m.trace && r.bufferSeconds === m.bufferSeconds;
+}
+
+/** The items in the first and in the second half of [from, to] by their time (the midpoint goes to the second); others in neither. */
+export function sessionHalves<T>(items: readonly T[], time: (item: T) => number, from: number, to: number): [T[], T[]] {
+  const mid = (from + to) / 2;
+  const inside = items.filter((x) => time(x) >= from && time(x) <= to);
+  return [inside.filter((x) => time(x) < mid), inside.filter((x) => time(x) >= mid)];
+}
+
+/** Pensieve's weight of a rebuffered second in its linear QoE (Mao et al., SIGCOMM 2017). */
+export const QOE_LIN_REBUFFER_PENALTY = 4.3;
+
+/**
+ * Pensieve's linear QoE of a session: Σ bitrate (Mbps) − 4.3 × rebuffer (s) − Σ |Δ bitrate| (Mbps)
+ * over its segments in play order; a segment played in part counts its `share` of its bitrate.
+ */
+export function qoeLin(segments: ReadonlyArray<{ kbps: number; share?: number }>, rebufferSeconds: number): number {
+  let q = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    q += ((s.share ?? 1) * s.kbps) / 1000;
+    if (i > 0) q -= Math.abs(s.kbps - segments[i - 1]!.kbps) / 1000;
+  }
+  return q - QOE_LIN_REBUFFER_PENALTY * rebufferSeconds;
+}
+
+/**
+ * The video segments a session played, as the viewer saw them: media time runs from the first
+ * `playing` to `endAt` except while stalled, each `segmentSeconds` of it one segment, at the quality
+ * rendered when its playback began; the last, played in part, with its share. Empty before playback.
+ */
+export function playedSegments(p: PageState, endAt: number, segmentSeconds: number): Array<{ kbps: number; share: number }> {
+  const qs = p.qualities.filter((q) => q.t <= endAt).sort((a, b) => a.t - b.t);
+  if (p.startedAt === undefined || qs.length === 0 || !(segmentSeconds > 0)) return [];
+  const startedAt = p.startedAt;
+  const stalls = closeStalls(p.stalls, endAt).filter((s) => s.end > startedAt).sort((a, b) => a.start - b.start);
+  const playedS = (endAt - startedAt - totalStallTime(stalls.map((s) => ({ start: Math.max(s.start, startedAt), end: Math.min(s.end, endAt) })))) / 1000;
+  // The wall time at which playback reaches media time `m` (s): the stalls before it push it later.
+  const wallAt = (m: number): number => {
+    let t = startedAt + m * 1000;
+    for (const s of stalls) if (s.start <= t) t += s.end - Math.max(s.start, startedAt);
+    return t;
+  };
+  const qualityAt = (t: number): number => (qs.findLast((q) => q.t <= t) ?? qs[0]!).kbps;
+  const out: Array<{ kbps: number; share: number }> = [];
+  for (let k = 0; k < playedS / segmentSeconds - 1e-9; k++) out.push({ kbps: qualityAt(wallAt(k * segmentSeconds)), share: Math.min(1, playedS / segmentSeconds - k) });
+  return out;
 }
 
 export function startupDelayMs(p: PageState): number | undefined {
@@ -444,10 +505,17 @@ export function runMetrics(run: RawRun): RunMetrics {
   const paces = videoChunks(p).map((c) => c.server.appliedPaceKbps ?? 0);
   const first = q[0];
   const last = q[q.length - 1];
+  // Segments played, at the rendered quality; without a rendered quality no QoE.
+  const segments = playedSegments(p, endAt, quantile(videoChunks(p).map((c) => c.segmentSeconds), 0.5) ?? 4);
+  const udpHalves = run.neighbour === 'udp' && run.udp ? sessionHalves(run.udp, ([t]) => t, p.playRequestedAt, endAt) : undefined;
+  const percentiles = (rows: Array<[number, number, number]>) => ({ p50: quantile(rows.map((r) => r[2]), 0.5), p95: quantile(rows.map((r) => r[2]), 0.95) });
   return {
     arm: run.arm,
     neighbour: run.neighbour,
     index: run.index,
+    ...(run.bufferSeconds !== undefined ? { bufferSeconds: run.bufferSeconds } : {}),
+    ...(segments.length ? { qoeLin: qoeLin(segments, rb.seconds) } : {}),
+    ...(udpHalves ? { udpFirstHalf: percentiles(udpHalves[0]), udpSecondHalf: percentiles(udpHalves[1]) } : {}),
     startupDelayMs: startupDelayMs(p),
     rebufferCount: rb.count,
     rebufferSeconds: rb.seconds,

@@ -9,7 +9,8 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import { ARM_LABELS, NEIGHBOUR_LABELS, type Arm, type Neighbour } from './config.js';
-import { linkAchieved, neighbourSamples, queueDelayMs, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
+import { bufferTargetsIn, bufferText } from './family-report.js';
+import { linkAchieved, neighbourSamples, queueDelayMs, sameRun, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
 import { median, quantile } from './stats.js';
 import { latencySeries } from './game/metrics.js';
 
@@ -25,6 +26,11 @@ export async function render(spec: vl.TopLevelSpec, dir: string, name: string): 
   writeFileSync(join(dir, `${name}.svg`), svg);
   const png = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng();
   writeFileSync(join(dir, `${name}.png`), png);
+}
+
+/** Symlog's own ticks crowd near the top and leave 0–10 bare: 0 and 1-2-5 ticks up to the first at or above `top`. */
+export function symlogTicks(top: number): number[] {
+  return [0, ...[1, 10, 100, 1000].flatMap((d) => [d, 2 * d, 5 * d])].filter((t, i, all) => t <= top || all[i - 1]! < top);
 }
 
 /**
@@ -44,19 +50,26 @@ export function representativeRuns(runs: RawRun[], metrics: RunMetrics[], arms: 
     const mid = median(candidates.map((m) => m.chunkThroughputMbps as number));
     if (mid === undefined) continue;
     const best = candidates.reduce((a, b) => (Math.abs((b.chunkThroughputMbps as number) - mid) < Math.abs((a.chunkThroughputMbps as number) - mid) ? b : a));
-    const run = runs.find((r) => r.arm === arm && r.neighbour === best.neighbour && r.index === best.index);
+    const run = runs.find((r) => sameRun(r, best));
     if (run) out.set(arm, run);
   }
   return out;
+}
+
+/** The pace the server applied to each video segment (0: none), Mbit/s, at the segment's request, s since the play request. */
+function paceSeries(run: RawRun): Array<{ t: number; mbps: number }> {
+  const t0 = run.page.playRequestedAt;
+  return run.page.chunks
+    .filter((c) => c.mediaType === 'video')
+    .sort((a, b) => a.start - b.start)
+    .map((c) => ({ t: (c.start - t0) / 1000, mbps: (c.server.appliedPaceKbps ?? 0) / 1000 }));
 }
 
 function timeSeriesRows(run: RawRun): Row[] {
   const t0 = run.page.playRequestedAt;
   const rows: Row[] = [];
   for (const p of throughputSeries(run.page)) rows.push({ t: p.t, value: p.mbps, series: 'session throughput (Mbps)' });
-  for (const c of run.page.chunks.filter((c) => c.mediaType === 'video').sort((a, b) => a.start - b.start)) {
-    rows.push({ t: (c.start - t0) / 1000, value: (c.server.appliedPaceKbps ?? 0) / 1000, series: 'pace applied (Mbps)' });
-  }
+  for (const p of paceSeries(run)) rows.push({ t: p.t, value: p.mbps, series: 'pace applied (Mbps)' });
   for (const q of run.queue) {
     const t = (q.t - t0) / 1000;
     if (t >= 0 && q.t <= run.endedAt) rows.push({ t, value: queueDelayMs(q, run.rateMbps), series: 'queue delay (ms)' });
@@ -137,7 +150,7 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
     const mid = median(ms.map((m) => m.game!.latencyP95Ms!));
     if (mid === undefined) continue;
     const best = ms.reduce((a, b) => (Math.abs(b.game!.latencyP95Ms! - mid) < Math.abs(a.game!.latencyP95Ms! - mid) ? b : a));
-    const run = runs.find((r) => r.arm === arm && r.neighbour === 'game' && r.index === best.index);
+    const run = runs.find((r) => sameRun(r, best));
     if (!run?.game) continue;
     const t0 = run.page.playRequestedAt;
     const rows: Row[] = [];
@@ -252,7 +265,7 @@ export function representativeTrace(metrics: RunMetrics[], family: string): stri
   return traces.reduce((a, b) => (Math.abs(b[1] - mid) < Math.abs(a[1] - mid) ? b : a))[0];
 }
 
-const TRACE_SERIES = ['trace capacity (Mbps)', 'link released (Mbps)', 'video bitrate (Mbps)', 'buffer (s)'];
+const TRACE_SERIES = ['trace capacity (Mbps)', 'link released (Mbps)', 'video bitrate (Mbps)', 'pace applied (Mbps)', 'buffer (s)'];
 
 function traceRows(run: RawRun): Row[] {
   const t0 = run.page.playRequestedAt;
@@ -266,53 +279,68 @@ function traceRows(run: RawRun): Row[] {
   const qs = run.page.qualities.filter((q) => q.t <= run.endedAt).sort((a, b) => a.t - b.t);
   for (const q of qs) rows.push({ t: Math.max(0, (q.t - t0) / 1000), value: q.kbps / 1000, series: TRACE_SERIES[2]! });
   if (qs.length) rows.push({ t: end, value: qs.at(-1)!.kbps / 1000, series: TRACE_SERIES[2]! });
-  for (const b of run.page.buffer ?? []) if (b.t <= run.endedAt) rows.push({ t: (b.t - t0) / 1000, value: b.seconds, series: TRACE_SERIES[3]! });
+  // Unpaced segments have no pace to draw.
+  for (const p of paceSeries(run)) if (p.mbps > 0) rows.push({ t: p.t, value: p.mbps, series: TRACE_SERIES[3]! });
+  for (const b of run.page.buffer ?? []) if (b.t <= run.endedAt) rows.push({ t: (b.t - t0) / 1000, value: b.seconds, series: TRACE_SERIES[4]! });
   for (const s of run.page.stalls) rows.push({ t: (s.start - t0) / 1000, value: 0, series: 'stall' });
   return rows;
 }
 
 /**
- * Per family: the bitrate and buffer over time of every arm on one representative trace (with the
- * trace's capacity and what the link released, per second), and each arm's per-run distributions.
+ * Per family: bitrate, buffer and pace over time of every arm at every buffer target on one
+ * representative trace (with the trace's capacity and what the link released, per second), and
+ * each arm's per-run distributions, the buffer targets side by side.
  */
 export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], arms: Arm[], dir: string): Promise<string[]> {
   const files: string[] = [];
   const families = [...new Set(metrics.map((m) => m.family).filter((f): f is string => f !== undefined))].sort();
-  const color = { field: 'series', type: 'nominal' as const, title: null, scale: { domain: TRACE_SERIES, range: ['#bbbbbb', '#1f77b4', '#2ca02c', '#d62728'] } };
+  const buffers = bufferTargetsIn(metrics);
+  const color = { field: 'series', type: 'nominal' as const, title: null, scale: { domain: TRACE_SERIES, range: ['#bbbbbb', '#1f77b4', '#2ca02c', '#ff7f0e', '#d62728'] } };
+  const mbpsSeries = TRACE_SERIES.filter((x) => x.endsWith('(Mbps)'));
   for (const family of families) {
     const slug = family.replace(/[^A-Za-z0-9_-]+/g, '_');
     const trace = representativeTrace(metrics, family);
     const charts: vl.TopLevelSpec[] = [];
-    for (const arm of arms) {
-      const candidates = metrics.filter((m) => m.trace === trace && m.arm === arm);
-      const mid = median(candidates.map((m) => m.meanBitrateKbps ?? 0));
-      const best = candidates.sort((a, b) => Math.abs((a.meanBitrateKbps ?? 0) - (mid ?? 0)) - Math.abs((b.meanBitrateKbps ?? 0) - (mid ?? 0)))[0];
-      const run = best && runs.find((r) => r.trace?.id === trace && r.arm === arm && r.neighbour === best.neighbour && r.index === best.index);
-      if (!run) continue;
-      charts.push({
-        title: `${ARM_LABELS[arm]} on ${trace} (run ${run.index}, neighbour ${run.neighbour})`,
-        width: 720,
-        height: 150,
-        data: { values: traceRows(run) },
-        layer: [
-          {
-            transform: [{ filter: `datum.series === '${TRACE_SERIES[0]}' || datum.series === '${TRACE_SERIES[1]}' || datum.series === '${TRACE_SERIES[2]}'` }],
-            mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
-            encoding: { x: { field: 't', type: 'quantitative', title: 's since play request' }, y: { field: 'value', type: 'quantitative', title: 'Mbps' }, color },
-          },
-          {
-            transform: [{ filter: `datum.series === '${TRACE_SERIES[3]}'` }],
-            mark: { type: 'line', strokeWidth: 1.5, strokeDash: [3, 2] },
-            encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'buffer (s)', axis: { orient: 'right' } }, color },
-          },
-          { transform: [{ filter: "datum.series === 'stall'" }], mark: { type: 'rule', color: 'black', strokeDash: [2, 2] }, encoding: { x: { field: 't', type: 'quantitative' } } },
-        ],
-        resolve: { scale: { y: 'independent' } },
-      } as unknown as vl.TopLevelSpec);
+    for (const bufferSeconds of buffers) {
+      for (const arm of arms) {
+        const candidates = metrics.filter((m) => m.trace === trace && m.arm === arm && m.bufferSeconds === bufferSeconds);
+        const mid = median(candidates.map((m) => m.meanBitrateKbps ?? 0));
+        const best = candidates.sort((a, b) => Math.abs((a.meanBitrateKbps ?? 0) - (mid ?? 0)) - Math.abs((b.meanBitrateKbps ?? 0) - (mid ?? 0)))[0];
+        const run = best && runs.find((r) => sameRun(r, best));
+        if (!run) continue;
+        const rows = traceRows(run);
+        // Fast links (a 5G trace peaks at hundreds of Mbit/s): a symmetric log scale keeps the bitrate and pace readable beside the capacity.
+        const top = Math.max(...rows.filter((r) => mbpsSeries.includes(r.series as string)).map((r) => r.value as number));
+        const fast = top > 20;
+        charts.push({
+          title: `${ARM_LABELS[arm]}${buffers.length > 1 ? `, buffer ${bufferText(bufferSeconds)}` : ''} on ${trace} (run ${run.index}, neighbour ${run.neighbour})`,
+          width: 720,
+          height: 150,
+          data: { values: rows },
+          layer: [
+            {
+              transform: [{ filter: { field: 'series', oneOf: mbpsSeries } }],
+              mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
+              encoding: {
+                x: { field: 't', type: 'quantitative', title: 's since play request' },
+                y: { field: 'value', type: 'quantitative', title: fast ? 'Mbps (symlog)' : 'Mbps', ...(fast ? { scale: { type: 'symlog', domain: [0, symlogTicks(top).at(-1)], nice: false }, axis: { values: symlogTicks(top) } } : {}) },
+                color,
+              },
+            },
+            {
+              transform: [{ filter: `datum.series === '${TRACE_SERIES[4]}'` }],
+              mark: { type: 'line', strokeWidth: 1.5, strokeDash: [3, 2] },
+              encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'buffer (s)', axis: { orient: 'right' } }, color },
+            },
+            { transform: [{ filter: "datum.series === 'stall'" }], mark: { type: 'rule', color: 'black', strokeDash: [2, 2] }, encoding: { x: { field: 't', type: 'quantitative' } } },
+          ],
+          resolve: { scale: { y: 'independent' } },
+        } as unknown as vl.TopLevelSpec);
+      }
     }
     if (charts.length) {
       const name = `trace-${slug}-timeseries`;
-      await render({ title: `${family}: bitrate and buffer over time on ${trace}`, vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
+      await render({ title: `${family}: bitrate, pace and buffer over time on ${trace}`, vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
       files.push(name);
     }
     const perRun: Array<[string, (m: RunMetrics) => number | undefined]> = [
@@ -320,32 +348,47 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
       ['rebuffer ratio (%)', (m) => (m.rebufferRatio === undefined ? undefined : m.rebufferRatio * 100)],
       ['quality switches', (m) => m.qualitySwitches],
       ['startup (ms)', (m) => m.startupDelayMs],
+      ['QoE_lin', (m) => m.qoeLin],
       ['chunk throughput (Mbps)', (m) => m.chunkThroughputMbps],
       ['queue delay p50 (ms)', (m) => m.queueDelayP50Ms],
       ['UDP one-way p50 (ms)', (m) => (m.neighbour === 'udp' ? m.neighbourMetric?.p50 : undefined)],
+      ['UDP one-way p95 (ms)', (m) => (m.neighbour === 'udp' ? m.neighbourMetric?.p95 : undefined)],
+      ['UDP p50, 2nd half (ms)', (m) => (m.neighbour === 'udp' ? m.udpSecondHalf?.p50 : undefined)],
+      ['TCP neighbour (Mbit/s)', (m) => (m.neighbour === 'tcp' ? m.neighbourMetric?.mean : undefined)],
     ];
     const panels: vl.TopLevelSpec[] = [];
+    const order = arms.map((a) => ARM_LABELS[a]);
     for (const [title, get] of perRun) {
       const values: Row[] = [];
       for (const m of metrics.filter((x) => x.family === family)) {
         const v = get(m);
-        if (v !== undefined && Number.isFinite(v)) values.push({ arm: ARM_LABELS[m.arm], value: v, trace: m.trace ?? '' });
+        if (v !== undefined && Number.isFinite(v)) values.push({ arm: ARM_LABELS[m.arm], buffer: bufferText(m.bufferSeconds), value: v, trace: m.trace ?? '' });
       }
       if (values.length === 0) continue;
+      // Arms on x, the buffer targets side by side within each (bar: median; marker: one run, its shape the trace).
+      const x = { field: 'arm', type: 'nominal', title: null, sort: order, axis: { labelAngle: -40, labelLimit: 0 } };
+      const xOffset = { field: 'buffer', type: 'nominal', sort: buffers.map(bufferText) };
+      const bufferColor = { field: 'buffer', type: 'nominal', title: 'buffer target', sort: buffers.map(bufferText) };
       panels.push({
         title,
         width: 150,
         height: 200,
         data: { values },
         layer: [
-          { mark: { type: 'bar', opacity: 0.3 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, sort: arms.map((a) => ARM_LABELS[a]), axis: { labelAngle: -40, labelLimit: 0 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: null }, color: { field: 'arm', type: 'nominal', legend: null } } },
-          { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal', sort: arms.map((a) => ARM_LABELS[a]) }, y: { field: 'value', type: 'quantitative' }, shape: { field: 'trace', type: 'nominal', title: 'trace' }, color: { field: 'arm', type: 'nominal', legend: null } } },
+          { mark: { type: 'bar', opacity: 0.3 }, encoding: { x, xOffset, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: null }, color: bufferColor } },
+          { mark: { type: 'point', filled: true }, encoding: { x, xOffset, y: { field: 'value', type: 'quantitative' }, shape: { field: 'trace', type: 'nominal', title: 'trace' }, color: bufferColor } },
         ],
       } as unknown as vl.TopLevelSpec);
     }
     if (panels.length) {
       const name = `trace-${slug}-distributions`;
-      await render({ title: `${family}: per-run values by arm (bar: median; marker: trace)`, hconcat: panels, config: { legend: { orient: 'bottom', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
+      // Two rows of panels: eleven side by side are too wide to read.
+      const half = Math.ceil(panels.length / 2);
+      await render(
+        { title: `${family}: per-run values by arm and buffer target (bar: median; marker: one run, shape: trace)`, vconcat: [{ hconcat: panels.slice(0, half) }, { hconcat: panels.slice(half) }], config: { legend: { orient: 'bottom', labelLimit: 0 } } } as unknown as vl.TopLevelSpec,
+        dir,
+        name,
+      );
       files.push(name);
     }
   }

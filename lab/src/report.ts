@@ -33,7 +33,7 @@ export interface BenchEnvironment {
   chromium: string;
   startedAt: string;
   wallSeconds?: number;
-  failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string }>;
+  failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string; bufferSeconds?: number }>;
   /** With traces: each one as the bench read it. */
   traces?: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number }>;
 }
@@ -199,13 +199,13 @@ export function renderMarkdown(input: {
     `Server congestion control: ${env.cc} (${env.ccPinnedBy}); bulk TCP neighbour: ${config.neighbourCc}. ` +
       `Top video bitrate ${env.topVideoKbps} kbps (paper: 3300); flat cap ${env.capKbps} kbps. ` +
       `Sessions of ${config.durationSeconds} s from the play request; ${config.runs} run(s) per arm × neighbour; seed ${config.seed}. ` +
-      `Content ${config.manifestPath}${config.contentSeconds ? ` (${config.contentSeconds} s)` : ''}; buffer target of every player ${config.bufferSeconds ? `${config.bufferSeconds} s` : "the player's default (dash.js 30 s at top quality, Shaka 10 s, hls.js 30 s)"}. ` +
+      `Content ${config.manifestPath}${config.contentSeconds ? ` (${config.contentSeconds} s)` : ''}; buffer target of every player ${config.bufferTargets ? `${config.bufferTargets.map((b) => `${b} s`).join(', ')} (every run at each; the tables here pool them, the trace section splits them)` : config.bufferSeconds ? `${config.bufferSeconds} s` : "the player's default (dash.js 30 s at top quality, Shaka 10 s, hls.js 30 s)"}. ` +
       `Kernel ${env.kernel}; ${env.chromium}.`,
     '',
   );
   if (env.failedRuns.length) {
     L.push(`**${env.failedRuns.length} run(s) failed** and are not in the tables:`, '');
-    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour}${f.trace ? ` × ${f.trace}` : ''} #${f.index}: ${f.error.split('\n')[0]}`);
+    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour}${f.trace ? ` × ${f.trace}` : ''}${f.bufferSeconds !== undefined ? ` × buffer ${f.bufferSeconds} s` : ''} #${f.index}: ${f.error.split('\n')[0]}`);
     L.push('');
   }
   L.push('Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.', '');
@@ -307,6 +307,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'link_saturated_s', 'link_saturated_ratio', 'link_release_late_max_us',
     'game_p50_ms', 'game_p95_ms', 'game_p99_ms', 'game_over50_share', 'game_over100_share', 'game_freezes', 'game_freeze_s', 'game_frames_dropped',
     'game_received_mbps', 'game_rtt_ms', 'game_jitter_ms', 'game_cpu_limited_share', 'game_alone_p95_ms', 'load1',
+    'buffer_s', 'qoe_lin', 'udp_p50_first_half_ms', 'udp_p50_second_half_ms', 'udp_p95_first_half_ms', 'udp_p95_second_half_ms',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -319,6 +320,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.link?.saturatedBins, m.link?.saturatedRatioMedian, m.link?.releaseLateMaxUs,
       m.game?.latencyP50Ms, m.game?.latencyP95Ms, m.game?.latencyP99Ms, m.game?.over50Share, m.game?.over100Share, m.game?.freezes, m.game?.freezeSeconds, m.game?.framesDropped,
       m.game?.receivedMbps, m.game?.rttMs, m.game?.jitterMs, m.game?.cpuLimitedShare, m.gameAlone?.latencyP95Ms, m.loadAvg1,
+      m.bufferSeconds, m.qoeLin, m.udpFirstHalf?.p50, m.udpSecondHalf?.p50, m.udpFirstHalf?.p95, m.udpSecondHalf?.p95,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

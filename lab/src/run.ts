@@ -251,9 +251,12 @@ export function udpRate(config: BenchConfig, trace: PreparedTrace | undefined): 
   return trace && config.udpShareOfTrace !== undefined ? config.udpShareOfTrace * trace.sessionMeanMbps : config.udpRateMbps;
 }
 
-/** A run's name (its JSON file, temporary files, messages): arm-neighbour[-family_trace]-index. */
-export function runTag(arm: Arm, neighbour: Neighbour, index: number, trace?: Pick<LabTrace, 'id'>): string {
-  return `${arm}-${neighbour}${trace ? `-${trace.id.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''}-${index}`;
+/**
+ * A run's name (its JSON file, temporary files, messages): arm-neighbour[-family_trace][-b<buffer target>]-index,
+ * the buffer target only when the bench runs several (`bufferSeconds` given).
+ */
+export function runTag(arm: Arm, neighbour: Neighbour, index: number, trace?: Pick<LabTrace, 'id'>, bufferSeconds?: number): string {
+  return `${arm}-${neighbour}${trace ? `-${trace.id.replace(/[^A-Za-z0-9._-]+/g, '_')}` : ''}${bufferSeconds !== undefined ? `-b${bufferSeconds}` : ''}-${index}`;
 }
 
 /** Runs one arm × neighbour session and returns everything it measured. */
@@ -270,7 +273,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   const children: Child[] = [];
   const contexts: BrowserContext[] = [];
   const monitor = new QueueMonitor(t);
-  const tag = runTag(arm, neighbour, index, ctx.trace?.lab);
+  const tag = runTag(arm, neighbour, index, ctx.trace?.lab, config.bufferTargets ? config.bufferSeconds : undefined);
   const udpFile = join(ctx.tmpDir, `${tag}.udp.json`);
   const httpFile = join(ctx.tmpDir, `${tag}.http.json`);
   let udpSender: Child | undefined;
@@ -467,7 +470,8 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       ...(http ? { httpNeighbour: countBy(http.map((f) => f.protocol ?? '')) } : {}),
     };
     return {
-      arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page, neighbourPage: second, queue, rateMbps: t.rateMbps,
+      arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page,
+      ...(config.bufferSeconds !== undefined ? { bufferSeconds: config.bufferSeconds } : {}), neighbourPage: second, queue, rateMbps: t.rateMbps,
       udp, udpSent, ...(udpRateMbps !== undefined ? { udpRateMbps } : {}), tcp, http, records, errors, protocol,
       ...(trace ? { trace, link } : {}),
       ...(gameRun ? { game: gameRun } : {}),

@@ -4,7 +4,7 @@
  * bench's own (Vega in Node to SVG, resvg to PNG).
  */
 import type * as vl from 'vega-lite';
-import { render } from './plots.js';
+import { render, symlogTicks } from './plots.js';
 import { median } from './stats.js';
 import { armLabel, type SweepMetric, type SweepPoint } from './sweep-report.js';
 
@@ -57,9 +57,7 @@ export function sweepPlotRows(points: readonly SweepPoint[], arms: readonly stri
 export function sweepPlotSpec(plot: SweepPlot, rows: PlotRows, arms: readonly string[], multiples: readonly number[], topVideoKbps: number): vl.TopLevelSpec {
   const { title, unit, yScale, zero } = plot;
   const labels = arms.map(armLabel);
-  // Symlog's own ticks crowd near the top and leave 0–10 bare: 1-2-5 ticks up to the largest value.
-  const top = Math.max(...rows.runs.map((r) => r.value), ...rows.medians.map((r) => r.max));
-  const ticks = [0, ...[1, 10, 100, 1000].flatMap((d) => [d, 2 * d, 5 * d])].filter((t, i, all) => t <= top || all[i - 1]! < top);
+  const ticks = symlogTicks(Math.max(...rows.runs.map((r) => r.value), ...rows.medians.map((r) => r.max)));
   const scale = yScale ? { scale: { type: yScale, domain: [0, ticks.at(-1)], nice: false }, axis: { values: ticks } } : zero === false ? { scale: { zero: false } } : {};
   const y = (field: string) => ({ field, type: 'quantitative', ...scale });
   const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels } };

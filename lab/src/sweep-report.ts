@@ -191,6 +191,11 @@ export const SWEEP_TARGETS: readonly SweepTarget[] = [
   { id: 'startup', what: 'startup delay', metric: 'startupMs', minMultiple: 12, maxMultiple: 12, rule: { kind: 'maxChange', percent: 0 }, text: 'not worse' },
 ];
 
+/** How far past its limit a change (percent) is, in percentage points: met when ≤ 0. */
+export function ruleExcess(rule: Exclude<TargetRule, { kind: 'notHigher' }>, changePercent: number): number {
+  return rule.kind === 'maxChange' ? changePercent - rule.percent : rule.kind === 'minChange' ? rule.percent - changePercent : Math.abs(changePercent) - rule.percent;
+}
+
 /** The arm the targets are for. */
 export const JUDGED_ARM = 'sammy';
 
@@ -251,9 +256,7 @@ export function checkTargets(points: readonly SweepPoint[], arm: string, targets
         out.push({ ...base, unpaced: mu, judged: mj, ...(paired ? { paired } : {}), verdict: 'n/a: unpaced median is 0' });
         continue;
       }
-      const rule = target.rule;
-      // How far past its limit the change is, in percentage points: met when ≤ 0.
-      const over = rule.kind === 'maxChange' ? change - rule.percent : rule.kind === 'minChange' ? rule.percent - change : Math.abs(change) - rule.percent;
+      const over = ruleExcess(target.rule, change);
       const met = over <= EPS;
       out.push({ ...base, unpaced: mu, judged: mj, changePercent: change, ...(paired ? { paired } : {}), met, verdict: met ? 'met' : `missed by ${over.toFixed(1)} pp` });
     }

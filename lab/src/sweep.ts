@@ -28,6 +28,8 @@ function timestamp(): string {
 function benchConfig(args: SweepArgs, link: { rateMbps: number; udpMbps: number }, dir: string): BenchConfig {
   const parsed = parseCliArgs(benchArgs(args, link, dir));
   if (parsed.help) throw new Error('--help goes to the sweep itself (npm run bench:lab:sweep -- --help)');
+  // The sweep's tables group runs by arm only: one buffer target per sweep.
+  if (parsed.config.bufferTargets) throw new Error(`--buffer-seconds ${parsed.config.bufferTargets.join(',')}: one buffer target per sweep (run one sweep per target)`);
   return parsed.config;
 }
 

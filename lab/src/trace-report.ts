@@ -1,21 +1,21 @@
 /**
- * The report's trace section (--trace, --traces): per trace and per family, each arm's quality of
- * experience and traffic, each arm against its player's unpaced control next to the issue's targets, and how closely the
- * delay line's link followed each trace.
+ * The report's trace section (--trace, --traces): per family the family report (family-report.ts:
+ * medians and spread, QoE_lin, the issue's targets), per trace each arm's quality of experience and
+ * traffic (means over runs), and how closely the delay line's link followed each trace.
  */
-import { ARM_LABELS, ARM_SPECS, type Arm } from './config.js';
+import { ARM_LABELS, type Arm } from './config.js';
+import { bufferTargetsIn, bufferText, renderFamilySection } from './family-report.js';
 import type { RunMetrics } from './measurements.js';
-import { mean, percentChange } from './stats.js';
+import { mean } from './stats.js';
 
 export interface TraceGroupRow {
-  /** `trace` (family/name) or `family`. */
-  level: 'trace' | 'family';
+  /** The trace (family/name). */
   group: string;
   family: string;
+  /** The players' buffer target (undefined: their own). */
+  bufferSeconds?: number;
   arm: Arm;
   runs: number;
-  /** How many traces the rows's runs come from. */
-  traces: number;
   /** Mean capacity the traces offered over the session, Mbit/s. */
   traceMbps?: number;
   meanBitrateKbps?: number;
@@ -36,14 +36,13 @@ export interface TraceGroupRow {
 
 const avg = (xs: Array<number | undefined>): number | undefined => mean(xs.filter((x): x is number => x !== undefined && Number.isFinite(x)));
 
-function row(level: TraceGroupRow['level'], group: string, arm: Arm, rs: RunMetrics[]): TraceGroupRow {
+function row(group: string, arm: Arm, rs: RunMetrics[]): TraceGroupRow {
   return {
-    level,
     group,
     family: rs[0]?.family ?? '',
+    ...(rs[0]?.bufferSeconds !== undefined ? { bufferSeconds: rs[0].bufferSeconds } : {}),
     arm,
     runs: rs.length,
-    traces: new Set(rs.map((r) => r.trace)).size,
     traceMbps: avg(rs.map((r) => r.traceMbps)),
     meanBitrateKbps: avg(rs.map((r) => r.meanBitrateKbps)),
     rebufferCount: avg(rs.map((r) => r.rebufferCount)),
@@ -60,21 +59,16 @@ function row(level: TraceGroupRow['level'], group: string, arm: Arm, rs: RunMetr
   };
 }
 
-/** Rows per trace and per family (means over the runs in each), for every arm that ran there. */
+/** Rows per trace and buffer target (means over the runs in each), for every arm that ran there; traces by family and name. */
 export function traceSummaries(metrics: RunMetrics[], arms: Arm[]): TraceGroupRow[] {
   const traced = metrics.filter((m) => m.trace !== undefined);
   const out: TraceGroupRow[] = [];
-  const families = [...new Set(traced.map((m) => m.family as string))].sort();
-  for (const family of families) {
-    const inFamily = traced.filter((m) => m.family === family);
-    for (const arm of arms) {
-      const rs = inFamily.filter((m) => m.arm === arm);
-      if (rs.length) out.push(row('family', family, arm, rs));
-    }
-    for (const trace of [...new Set(inFamily.map((m) => m.trace as string))].sort()) {
+  const buffers = bufferTargetsIn(traced);
+  for (const trace of [...new Set(traced.map((m) => m.trace as string))].sort()) {
+    for (const bufferSeconds of buffers) {
       for (const arm of arms) {
-        const rs = inFamily.filter((m) => m.trace === trace && m.arm === arm);
-        if (rs.length) out.push(row('trace', trace, arm, rs));
+        const rs = traced.filter((m) => m.trace === trace && m.bufferSeconds === bufferSeconds && m.arm === arm);
+        if (rs.length) out.push(row(trace, arm, rs));
       }
     }
   }
@@ -82,35 +76,18 @@ export function traceSummaries(metrics: RunMetrics[], arms: Arm[]): TraceGroupRo
 }
 
 const f = (x: number | undefined, d: number): string => (x === undefined ? '—' : x.toFixed(d));
-const pct = (x: number | undefined): string => (x === undefined ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`);
 
 const HEAD = [
-  'arm', 'runs', 'trace mean (Mbit/s)', 'mean bitrate (kbps)', 'rebuffers (n/run)', 'rebuffer ratio', 'quality switches (n/run)', 'startup (ms)',
+  'buffer', 'arm', 'runs', 'trace mean (Mbit/s)', 'mean bitrate (kbps)', 'rebuffers (n/run)', 'rebuffer ratio', 'quality switches (n/run)', 'startup (ms)',
   'chunk thr. (Mbps)', 'queue delay p50 / p95 (ms)', 'UDP one-way p50 (ms)', 'pace (Mbps)',
 ];
 
 function tableRow(r: TraceGroupRow): string {
   return `| ${[
-    ARM_LABELS[r.arm], `${r.runs}${r.level === 'family' ? ` (${r.traces} traces)` : ''}`, f(r.traceMbps, 2), f(r.meanBitrateKbps, 0), f(r.rebufferCount, 1),
+    bufferText(r.bufferSeconds), ARM_LABELS[r.arm], `${r.runs}`, f(r.traceMbps, 2), f(r.meanBitrateKbps, 0), f(r.rebufferCount, 1),
     r.rebufferRatio === undefined ? '—' : `${(r.rebufferRatio * 100).toFixed(2)}%`, f(r.qualitySwitches, 1), f(r.startupDelayMs, 0),
     f(r.chunkThroughputMbps, 2), `${f(r.queueDelayP50Ms, 1)} / ${f(r.queueDelayP95Ms, 1)}`, f(r.udpP50Ms, 2), f(r.medianPaceKbps !== undefined ? r.medianPaceKbps / 1000 : undefined, 1),
   ].join(' | ')} |`;
-}
-
-/** The issue's targets for one arm against its player's unpaced control on one family. */
-function verdicts(u: TraceGroupRow, a: TraceGroupRow, topVideoKbps: number): string[] {
-  const out: string[] = [];
-  const rr = (a.rebufferRatio ?? 0) - (u.rebufferRatio ?? 0);
-  out.push(rr <= 1e-9 ? 'rebuffer ratio: met' : `rebuffer ratio: missed by ${(rr * 100).toFixed(2)} pp`);
-  const br = u.meanBitrateKbps && a.meanBitrateKbps ? a.meanBitrateKbps / u.meanBitrateKbps : undefined;
-  out.push(br === undefined ? 'bitrate: n/a' : br >= 0.98 ? `bitrate ${(br * 100).toFixed(1)}%: met` : `bitrate ${(br * 100).toFixed(1)}% of the control: missed by ${((0.98 - br) * 100).toFixed(1)} pp`);
-  const sw = (a.qualitySwitches ?? 0) - (u.qualitySwitches ?? 0);
-  out.push(sw <= 1e-9 ? 'switches: met' : `switches: missed, ${sw.toFixed(1)} more per run`);
-  const rich = (u.traceMbps ?? 0) * 1000 > 3 * topVideoKbps;
-  const ct = percentChange(u.chunkThroughputMbps, a.chunkThroughputMbps);
-  if (rich) out.push(ct === undefined ? 'chunk thr.: n/a' : ct <= -50 ? `chunk thr. ${pct(ct)}: met` : `chunk thr. ${pct(ct)}: missed by ${(ct + 50).toFixed(1)} pp`);
-  else out.push(`chunk thr. ${pct(ct)} (no target: trace mean ≤ 3 × top bitrate)`);
-  return out;
 }
 
 export function renderTraceSection(input: {
@@ -149,26 +126,12 @@ export function renderTraceSection(input: {
   }
   L.push('');
 
-  L.push('### Per family', '', 'Means over the runs of every trace in the family (rebuffers and switches per run).', '');
-  const families = [...new Set(rows.filter((r) => r.level === 'family').map((r) => r.group))];
-  for (const family of families) {
-    L.push(`#### ${family}`, '', `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
-    const fr = rows.filter((r) => r.level === 'family' && r.group === family);
-    for (const r of fr) L.push(tableRow(r));
-    L.push('');
-    // Each arm against its own player's unpaced control, when that ran on this family.
-    const lines = fr.flatMap((a) => {
-      const control = ARM_SPECS[a.arm].control;
-      const u = fr.find((r) => r.arm === control);
-      return u && control !== a.arm ? [`- ${ARM_LABELS[a.arm]} against ${control}: ${verdicts(u, a, input.topVideoKbps).join('; ')}`] : [];
-    });
-    if (lines.length) L.push(...lines, '');
-  }
+  L.push(...renderFamilySection({ metrics, arms, topVideoKbps: input.topVideoKbps }));
 
-  L.push('### Per trace', '');
-  for (const trace of [...new Set(rows.filter((r) => r.level === 'trace').map((r) => r.group))]) {
+  L.push('### Per trace', '', 'Means over the runs on each trace at each buffer target (rebuffers and switches per run).', '');
+  for (const trace of [...new Set(rows.map((r) => r.group))]) {
     L.push(`#### ${trace}`, '', `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`);
-    for (const r of rows.filter((x) => x.level === 'trace' && x.group === trace)) L.push(tableRow(r));
+    for (const r of rows.filter((x) => x.group === trace)) L.push(tableRow(r));
     L.push('');
   }
 
@@ -187,7 +150,7 @@ export function renderTraceSection(input: {
   for (const m of metrics.filter((x) => x.link)) {
     const l = m.link!;
     L.push(
-      `| ${m.trace} · ${m.arm} · ${m.neighbour} #${m.index} | ${l.traceMbps.toFixed(2)} | ${l.releasedMbps.toFixed(2)} | ${(l.utilization * 100).toFixed(1)}% | ${l.saturatedBins} | ` +
+      `| ${m.trace} · ${m.arm} · ${m.neighbour}${m.bufferSeconds !== undefined ? ` · ${m.bufferSeconds} s` : ''} #${m.index} | ${l.traceMbps.toFixed(2)} | ${l.releasedMbps.toFixed(2)} | ${(l.utilization * 100).toFixed(1)}% | ${l.saturatedBins} | ` +
         `${l.saturatedRatioMedian === undefined ? '—' : `${l.saturatedRatioMedian.toFixed(3)} [${f(l.saturatedRatioMin, 3)}–${f(l.saturatedRatioMax, 3)}]`} | ${l.drops} | ` +
         `${f(l.releaseLateP99Us, 0)} / ${l.releaseLateMaxUs} | ${f(l.tbfSentMbps, 2)} | ${l.tbfBacklogMaxBytes ?? '—'} |`,
     );

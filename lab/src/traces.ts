@@ -139,3 +139,31 @@ export function peakMbps(t: BandwidthTrace): number {
   for (let s = 0; s < t.periodSeconds; s += 0.5) peak = Math.max(peak, link.deliverableKbits(s, s + 1) / 1000);
   return peak;
 }
+
+/**
+ * Part of a trace set (`--families`, `--traces-per-family`): only the named families (each must be
+ * there), and in each family at most `perFamily` traces spread over its range: sorted by their mean
+ * over the session, the traces at the middle of `perFamily` equal shares of that order (one: the
+ * median trace; two of four: the 2nd and 4th). Families and traces keep their order.
+ */
+export function selectTraces(traces: readonly LabTrace[], opts: { families?: readonly string[]; perFamily?: number; sessionSeconds: number }): LabTrace[] {
+  const known = [...new Set(traces.map((t) => t.family))];
+  for (const f of opts.families ?? []) {
+    if (!known.includes(f)) throw new Error(`--families: no family "${f}" in the traces (there are ${known.join(', ')})`);
+  }
+  const out: LabTrace[] = [];
+  for (const family of known) {
+    if (opts.families && !opts.families.includes(family)) continue;
+    const inFamily = traces.filter((t) => t.family === family);
+    const n = opts.perFamily;
+    if (n === undefined || n >= inFamily.length) {
+      out.push(...inFamily);
+      continue;
+    }
+    const mean = new Map(inFamily.map((t) => [t, sessionMeanMbps(t.trace, opts.sessionSeconds)]));
+    const byMean = [...inFamily].sort((a, b) => mean.get(a)! - mean.get(b)! || a.name.localeCompare(b.name));
+    const picked = new Set(Array.from({ length: n }, (_, i) => byMean[Math.floor(((i + 0.5) * byMean.length) / n)]!));
+    out.push(...inFamily.filter((t) => picked.has(t)));
+  }
+  return out;
+}

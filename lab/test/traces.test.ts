@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrace } from 'sammy-pacing-core/traces';
 import { parseCliArgs } from '../src/cli-options.js';
-import { TRACE_ARMS } from '../src/config.js';
+import { benchRunCount } from '../src/bench.js';
+import { DEFAULT_TRACE_DURATION_SECONDS, TRACE_ARMS } from '../src/config.js';
 import type { LinkSample } from '../src/delay-line.js';
 import { linkAchieved, qualitySwitches, type RawRun } from '../src/measurements.js';
-import { udpRate } from '../src/run.js';
+import { runTag, udpRate } from '../src/run.js';
 import { LAB_DIR } from '../src/scripts.js';
-import { capacityPerSecond, familyFromName, loadTraceDir, opportunitiesFor, sessionMeanMbps } from '../src/traces.js';
+import { capacityPerSecond, familyFromName, loadTraceDir, opportunitiesFor, selectTraces, sessionMeanMbps } from '../src/traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sammy-lab-traces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,6 +90,53 @@ describe('--trace and --traces', () => {
     writeFileSync(join(dir, 'huge'), '0 900\n1 900\n');
     expect(() => parseCliArgs(['--trace', join(dir, 'huge')])).toThrow(/peaks at 900 Mbit\/s/);
     expect(() => parseCliArgs(['--arms', 'pace-only,nope'])).toThrow(/unknown arm "nope"/);
+  });
+});
+
+describe('the family run as one command (issue 33)', () => {
+  /** Five traces of one family at 1–5 Mbit/s (named against their order), one of another. */
+  function families(): string {
+    const root = join(dir, 'families');
+    mkdirSync(join(root, 'lte'), { recursive: true });
+    mkdirSync(join(root, 'fcc'), { recursive: true });
+    for (const [name, mbps] of [['e', 1], ['d', 2], ['c', 3], ['b', 4], ['a', 5]] as const) writeFileSync(join(root, 'lte', name), `0 ${mbps}\n100 ${mbps}\n`);
+    writeFileSync(join(root, 'fcc', 'x'), '0 4\n100 4\n');
+    return root;
+  }
+  const config = (args: string[]) => {
+    const parsed = parseCliArgs(args);
+    if (parsed.help) throw new Error('help');
+    return parsed.config;
+  };
+
+  it('runs several buffer targets in one invocation, and sessions long enough for a steady state by default', () => {
+    const root = families();
+    const c = config(['--traces', root, '--buffer-seconds', '30,240', '--runs', '3', '--neighbours', 'udp,tcp']);
+    expect(c.bufferTargets).toEqual([30, 240]);
+    expect(c.bufferSeconds).toBe(30);
+    expect(c.durationSeconds).toBe(DEFAULT_TRACE_DURATION_SECONDS);
+    // 6 traces × 4 arms × 2 neighbours × 3 runs × 2 buffer targets.
+    expect(benchRunCount(c)).toBe(6 * 4 * 2 * 3 * 2);
+    // One target is the one bufferSeconds, as before; without traces the session default stays 40 s.
+    expect(config(['--buffer-seconds', '30']).bufferTargets).toBeUndefined();
+    expect(config([]).durationSeconds).toBe(40);
+    expect(config(['--traces', root, '--duration', '45']).durationSeconds).toBe(45);
+    expect(() => config(['--buffer-seconds', '30,x'])).toThrow(/--buffer-seconds must be a positive number, got x/);
+    // A run's file names its buffer target only when the bench runs several.
+    expect(runTag('sammy', 'udp', 2, { id: 'lte/a' }, 240)).toBe('sammy-udp-lte_a-b240-2');
+    expect(runTag('sammy', 'udp', 2, { id: 'lte/a' })).toBe('sammy-udp-lte_a-2');
+  });
+
+  it('picks families and a spread of traces per family', () => {
+    const root = families();
+    expect(config(['--traces', root, '--families', 'lte']).traces!.map((t) => t.id)).toEqual(['lte/a', 'lte/b', 'lte/c', 'lte/d', 'lte/e']);
+    // By mean over the session: e 1, d 2, c 3, b 4, a 5 Mbit/s. One: the median; two: the middle of each half; names stay in order.
+    expect(config(['--traces', root, '--traces-per-family', '1']).traces!.map((t) => t.id)).toEqual(['fcc/x', 'lte/c']);
+    expect(config(['--traces', root, '--families', 'lte', '--traces-per-family', '2']).traces!.map((t) => t.id)).toEqual(['lte/b', 'lte/d']);
+    expect(selectTraces(loadTraceDir(root), { perFamily: 3, sessionSeconds: 30 }).map((t) => t.id)).toEqual(['fcc/x', 'lte/a', 'lte/c', 'lte/e']);
+    expect(() => config(['--traces', root, '--families', 'lte,5g'])).toThrow(/--families: no family "5g" in the traces \(there are fcc, lte\)/);
+    expect(() => config(['--families', 'lte'])).toThrow(/--families picks traces of --traces DIR/);
+    expect(() => config(['--traces', root, '--traces-per-family', '1.5'])).toThrow(/whole number/);
   });
 });
 
