@@ -65,6 +65,35 @@ class DashEwma {
 }
 
 /**
+ * dash.js 5's own CMCD `rtp` (CmcdModel `_calculateRtp`, 5.2.1): 5 (`rtpSafetyFactor`) × the
+ * segment's kilobits over the buffer level in seconds — floored to 100 ms, 0.5 s when empty —
+ * rounded up to the next 100 kbps. A fixed multiple of the rung over the buffer: 4 s segments at
+ * a 20 s buffer get 1× their rung, at 30 s 0.67×.
+ */
+export function dashJsRtpKbps(bitrateKbps: number, segmentSeconds: number, bufferSeconds: number): number {
+  const bufferMs = Math.floor(bufferSeconds * 10) * 100 || 500;
+  return (Math.floor((5 * bitrateKbps * segmentSeconds) / (bufferMs / 1000) / 100) + 1) * 100;
+}
+
+/**
+ * The modelled ThroughputRule with dash.js's own rtp honoured by the server (`dashJsRtpKbps`):
+ * the arm a user of dash.js gets for free with CMCD on. Its samples are what the paced
+ * downloads measure, as dash.js's are.
+ */
+export function dashOwnRtpRule(): SimulatedRule {
+  return (config) => {
+    const inner = dashThroughputRule()(config);
+    return {
+      ...inner,
+      request(bufferSeconds, playing) {
+        const r = inner.request(bufferSeconds, playing);
+        return { ...r, rtpKbps: dashJsRtpKbps(r.bitrateKbps, config.segmentSeconds, bufferSeconds) };
+      },
+    };
+  };
+}
+
+/**
  * dash.js's ThroughputRule; with `pace`, Sammy's pace-only session (those parameters) adds the
  * pace, validated against `playerAbr` (default: the modelled rule's requirements).
  */
