@@ -11,7 +11,7 @@
  * Unpaced, it is the baseline ("dash.js default"); with a session core in pace-only mode it is
  * Sammy's pace-only arm: dash.js picks, Sammy paces, the initial phase stays unpaced.
  */
-import type { SammyParameters } from '../../src/config.js';
+import { PRESETS, type SammyParameters } from '../../src/config.js';
 import { memoryStore } from '../../src/initial-history.js';
 import { paceShortfalls, type PlayerAbr } from '../../src/policy/pace-requirements.js';
 import { createSession } from '../../src/session/session.js';
@@ -38,6 +38,7 @@ export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds
     maxBufferSeconds: config.maxBufferSeconds,
     safetyFactor: DASH_BANDWIDTH_SAFETY_FACTOR,
     check: paceShortfalls,
+    pace: PRESETS.paper,
   };
 }
 

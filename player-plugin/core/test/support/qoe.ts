@@ -77,7 +77,7 @@ function pacedShare(playing: SimulationResult['segments']): number {
 export function qoe(result: SimulationResult, config: Pick<SimulationConfig, 'segmentSeconds' | 'sessionSeconds' | 'link' | 'linkKbps' | 'latencyMs'>): Qoe {
   const all = result.segments;
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const watched = result.sessionSeconds - result.startupSeconds;
+  const watched = (config.sessionSeconds ?? result.sessionSeconds) - result.startupSeconds;
   const played = config.sessionSeconds === undefined ? all.length : Math.max(1, Math.ceil((watched - result.stallSeconds) / config.segmentSeconds - 1e-9));
   const segments = all.slice(0, played);
   const delays = config.sessionSeconds === undefined ? new Float64Array() : neighbourDelaysMs(result, config);

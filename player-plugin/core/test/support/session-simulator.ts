@@ -170,26 +170,29 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   let replacing = 0;
   sammy.playback({ type: 'load' });
 
-  /** Advances wall time by dt; plays out buffer when playing, counts rebuffering when stalled. */
+  const end = config.sessionSeconds ?? Infinity;
+  /** Advances wall time by dt; plays out buffer when playing, counts rebuffering (within the session) when stalled. */
   const advance = (dt: number) => {
+    const from = now;
     now += dt;
     if (!started) return;
+    // Rebuffering from `at` to the interval's end, as far as it falls within the session.
+    const stallFrom = (at: number) => Math.max(0, Math.min(now, end) - at);
     if (!playing) {
-      stallSeconds += dt;
+      stallSeconds += stallFrom(from);
       return;
     }
     if (buffer >= dt) {
       buffer -= dt;
       return;
     }
-    stallSeconds += dt - buffer;
+    if (from + buffer < end) stalls += 1;
+    stallSeconds += stallFrom(from + buffer);
     buffer = 0;
-    stalls += 1;
     playing = false;
     sammy.playback({ type: 'waiting' });
   };
 
-  const end = config.sessionSeconds ?? Infinity;
   for (let i = 0; i < config.segments && now < end; i++) {
     // The player idles while the buffer has no room for another segment.
     const room = config.maxBufferSeconds - config.segmentSeconds;
