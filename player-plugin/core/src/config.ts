@@ -41,7 +41,7 @@ export interface SammyParameters {
   initialVideoBitrateKbps: number;
 }
 
-/** The defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`), chosen from the lab's rate sweep. */
+/** The defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`), chosen from the lab's rate sweep, and its full level capped for deep targets (issue 33, the trace families' simulation). */
 export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   c0: 4, // pace-rate.ts (the line), parameters.ts (validated ≥ 1.51)
   c1: 1.25, // pace-rate.ts; the validated floor (1.16 at a 30 s target) plus ~8% for latency and rtp's rounding
@@ -50,9 +50,9 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   paceBase: 'next-rung', // pace-rate.ts: paceRungKbps
   stepUpFactor: 1.1, // bitrate.ts (hysteresis, the refetch check), parameters.ts (the floor)
   probeInterval: 3, // probe.ts
-  capacityShare: 0.8, // hold.ts
-  beta: 0.7, // bitrate.ts (Eq. 1), parameters.ts
-  lookaheadSeconds: 20, // bitrate.ts (Eq. 1), parameters.ts
+  capacityShare: 0.8, // hold.ts (the held pace's cap)
+  beta: 0.7, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
+  lookaheadSeconds: 20, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
   overhead: 0.05, // hold.ts, probe.ts (refetch), parameters.ts
   throughputWindow: 5, // session.ts and probe.ts (estimates), initial-history.ts
   sessionSampleLimit: 20, // session.ts, probe.ts
