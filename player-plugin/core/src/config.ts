@@ -12,6 +12,8 @@ export interface SammyParameters {
   c1: number;
   /** Share of the player's buffer target from which the buffer counts as full for the pace, in (0, 1] (1: the paper). */
   fullBufferShare: number;
+  /** The buffer counts as full for the pace from this level at the latest, seconds, whatever the player's target (Infinity: the paper). */
+  fullBufferMaxSeconds: number;
   /**
    * What the multiplier scales (plus the top audio bitrate): 'top', the top video rung (the paper);
    * 'next-rung', the rung fetched when it is the top of the ladder the rule sees, else the next one up at c0.
@@ -39,17 +41,18 @@ export interface SammyParameters {
   initialVideoBitrateKbps: number;
 }
 
-/** The defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`), chosen from the lab's rate sweep. */
+/** The defaults: the paper's algorithm with the lower pace of issue 17 (`PRESETS.bufferAware`), chosen from the lab's rate sweep, and its full level capped for deep targets (issue 33, the trace families' simulation). */
 export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   c0: 4, // pace-rate.ts (the line), parameters.ts (validated ≥ 1.51)
   c1: 1.25, // pace-rate.ts; the validated floor (1.16 at a 30 s target) plus ~8% for latency and rtp's rounding
-  fullBufferShare: 0.5, // session.ts (the level counted full for the pace)
+  fullBufferShare: 0.5, // session.ts (the level counted full for the pace), parameters.ts
+  fullBufferMaxSeconds: 15, // session.ts, parameters.ts: at a 240 s target the pace reaches c1, and holding starts (hold.ts), as at 30 s
   paceBase: 'next-rung', // pace-rate.ts: paceRungKbps
   stepUpFactor: 1.1, // bitrate.ts (hysteresis, the refetch check), parameters.ts (the floor)
   probeInterval: 3, // probe.ts
-  capacityShare: 0.8, // hold.ts
-  beta: 0.7, // bitrate.ts (Eq. 1), parameters.ts
-  lookaheadSeconds: 20, // bitrate.ts (Eq. 1), parameters.ts
+  capacityShare: 0.8, // hold.ts (the held pace's cap)
+  beta: 0.7, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
+  lookaheadSeconds: 20, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
   overhead: 0.05, // hold.ts, probe.ts (refetch), parameters.ts
   throughputWindow: 5, // session.ts and probe.ts (estimates), initial-history.ts
   sessionSampleLimit: 20, // session.ts, probe.ts
@@ -58,19 +61,19 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
 });
 
 /**
- * A pace design: the pace schedule (c0, c1, fullBufferShare, paceBase), the rule's hysteresis and
+ * A pace design: the pace schedule (c0, c1, fullBufferShare, fullBufferMaxSeconds, paceBase), the rule's hysteresis and
  * the probing. Every other tunable keeps its value, so a preset spreads into `attach` options or
  * `update()` without resetting them: `attach(player, { ...PRESETS.paper })`.
  */
-export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'paceBase' | 'stepUpFactor' | 'probeInterval'>>;
+export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'fullBufferMaxSeconds' | 'paceBase' | 'stepUpFactor' | 'probeInterval'>>;
 
 // (Pure: an app that uses no preset bundles none; pace-only mode's start bundles the paper's alone.)
 /** The paper's algorithm and production values (Section 5); pace-only mode starts from it. */
-export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
+export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
 /** `paper`, and `bufferAware`: the lowest pace the buffer allows (issue 17), what the defaults have (README.md). */
 export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
   paper: PAPER_PACE,
-  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 }),
+  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 }),
 };
 
 /**

@@ -1,6 +1,6 @@
 /** The adapter kit without a player: a PlayerDescription of plain values and carriers of plain objects. */
 import { describe, expect, it, vi } from 'vitest';
-import { createAdapterKit, memoryStore, type PlayerAbr, type PlayerDescription, type SegmentSample } from '../src/index.js';
+import { createAdapterKit, memoryStore, PRESETS, type PlayerAbr, type PlayerDescription, type SegmentSample } from '../src/index.js';
 
 const player = (over: Partial<PlayerDescription<{ safety: number }>> = {}): PlayerDescription<{ safety: number }> => ({
   package: 'sammy-pacing-test',
@@ -11,7 +11,7 @@ const player = (over: Partial<PlayerDescription<{ safety: number }>> = {}): Play
 });
 const paceOnly = {
   name: 'pace-only' as const,
-  playerAbr: (settings: { safety: number }, maxBufferSeconds: number): PlayerAbr => ({ name: 'test', requirements: [], maxBufferSeconds, safetyFactor: settings.safety, check: () => [] }),
+  playerAbr: (settings: { safety: number }, maxBufferSeconds: number): PlayerAbr => ({ name: 'test', requirements: [], maxBufferSeconds, safetyFactor: settings.safety, check: () => [], pace: PRESETS.paper }),
 };
 const video = { mediaType: 'video' as const, bitrateKbps: 3000, tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: 10 } } };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
 import { minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
-import { decidePace } from '../src/policy/decide.js';
+import { decideBitrate, decidePace, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
 import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
 import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
 import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShortfalls } from '../src/policy/pace-requirements.js';
@@ -13,15 +13,15 @@ import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, ty
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
-  it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8 });
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
+  it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target and 15 s at most, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8 });
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
   it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule, no hysteresis, every segment paced by it', () => {
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
     expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
@@ -84,21 +84,23 @@ describe('probe and hold (probeInterval)', () => {
   const limits = (bufferLevelSeconds: number, capacityKbps: number | undefined) =>
     holdLimits({ bufferLevelSeconds, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters });
 
-  it('holds nothing below a third of the full level, nor without a measured capacity or a fetched rung', () => {
-    expect(HOLD_FROM_FULLNESS).toBeCloseTo(1 / 3);
-    expect(limits(4.9, 4000)).toBeUndefined();
+  it('holds nothing below two thirds of the full level, nor without a measured capacity or a fetched rung', () => {
+    expect(HOLD_FROM_FULLNESS).toBeCloseTo(2 / 3);
+    expect(limits(9.9, 4000)).toBeUndefined();
+    expect(limits(10, 4000)).toBeDefined();
     expect(limits(12, undefined)).toBeUndefined();
     expect(holdLimits({ bufferLevelSeconds: 12, fullBufferSeconds: 15, capacityKbps: 4000, fetchedBaseKbps: undefined, parameters })).toBeUndefined();
   });
 
-  it('caps at a share of the capacity on the wire, from 1 at an empty buffer to capacityShare at a full one, above the floor that keeps the rung', () => {
-    // 5 s of 15: share 1 − 0.2/3; on the wire ÷ (1 − 0.05).
-    expect(limits(5, 4000)!.capKbps).toBeCloseTo(((1 - 0.2 / 3) * 4000) / 0.95);
-    expect(limits(15, 4000)!.capKbps).toBeCloseTo((0.8 * 4000) / 0.95);
+  it('caps at capacityShare of the capacity on the wire, above the floor that keeps the rung (Eq. 1 and an undrained buffer; stepping up is the probes’ part)', () => {
+    // On the wire ÷ (1 − 0.05).
+    expect(limits(10, 4000)!.capKbps).toBeCloseTo((0.8 * 4000) / 0.95);
     expect(limits(30, 4000)!.capKbps).toBeCloseTo((0.8 * 4000) / 0.95);
-    // The floor: Sammy's rule at that buffer level after the overhead, × (rung + top audio).
-    expect(limits(12, 4000)!.floorKbps).toBeCloseTo((sammyRuleRequirement(parameters).multipleAt!(12) / 0.95) * 2428);
-    expect(limits(5, 4000)!.floorKbps).toBeCloseTo((Math.max(1 / 0.7 / (1 + 5 / 20), 1.1) / 0.95) * 2428);
+    // The floor: Sammy's rule keeping the rung at that buffer level after the overhead, × (rung + top audio).
+    expect(limits(10, 4000)!.floorKbps).toBeCloseTo((Math.max(1 / 0.7 / (1 + 10 / 20), 1) / 0.95) * 2428);
+    expect(limits(12, 4000)!.floorKbps).toBeCloseTo((1 / 0.95) * 2428);
+    // Below the hysteresis floor the rule asks of a pace that must let it step up (sammyRuleRequirement): a held segment only keeps its rung.
+    expect(limits(12, 4000)!.floorKbps).toBeLessThan((sammyRuleRequirement(parameters).multipleAt!(12) / 0.95) * 2428);
   });
 
   it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {
@@ -128,8 +130,8 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
       paces.push([paced.paceRateKbps, paced.held]);
       state = paced.state;
     }
-    // 12 s of 15: share 1 − 0.2 × 0.8 = 0.84 of 5000 on the wire (÷ 0.95) = 4421 → 4400; the third a probe, at the schedule.
-    expect(paces).toEqual([[4400, true], [4400, true], [13_700, false]]);
+    // 0.8 of 5000 on the wire (÷ 0.95) = 4211 → 4200; the third a probe, at the schedule.
+    expect(paces).toEqual([[4200, true], [4200, true], [13_700, false]]);
     expect(state.heldInARow).toBe(0);
   });
 
@@ -153,11 +155,41 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
     expect(nextProbeState(state, { type: 'switch', refetchSeconds: undefined, segmentSeconds: 4 }, p).unheldLeft).toBe(0);
   });
 
-  it('a held download the link held back makes the next video request a probe; audio never probes', () => {
-    const state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'sample', held: true, throughputKbps: 2000, paceRateKbps: 4400 }, p);
-    expect(state).toMatchObject({ heldInARow: Infinity, spaced: false });
-    expect(paceRequest(state, request, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+  it('a held download the link held back lowers the capacity the next ones are held at (no probe into the dip), and no longer spaces probes out; audio never probes', () => {
+    const probed = probeSample(INITIAL_PROBE_STATE, 5000);
+    const state = nextProbeState(probed, { type: 'sample', held: true, throughputKbps: 2000, paceRateKbps: 4200 }, p);
+    expect(state).toMatchObject({ probeKbps: [5000, 2000], linkLimited: true, linkKbps: 2000, spaced: false, heldInARow: 0 });
+    // The harmonic mean of 5000 and 2000 is 2857, 0.8 of it on the wire 2406: below the 3000 rung's floor
+    // (3428 / 0.95 = 3608 → 3600), which holds; a 1500 rung's (1628 / 0.95 = 1714) lets it through.
+    expect(paceRequest(state, request, p)).toMatchObject({ paceRateKbps: 3600, held: true });
+    expect(paceRequest(state, { ...request, fetchedBaseKbps: 1628 }, p)).toMatchObject({ paceRateKbps: 2400, held: true });
     expect(paceRequest(state, { ...request, video: false }, p).held).toBe(true);
+    // One that kept its pace leaves the capacity as it was, and says the link carried it.
+    const kept = nextProbeState(probed, { type: 'sample', held: true, throughputKbps: 4000, paceRateKbps: 4200 }, p);
+    expect(kept).toMatchObject({ probeKbps: [5000], linkLimited: true, linkKbps: undefined, spaced: true });
+  });
+});
+
+describe('the rule at a shallow buffer (decideBitrate)', () => {
+  const input = { phase: 'playing' as const, mediaType: 'video' as const, bitratesKbps: [300, 750, 1500, 2300, 3300], initialThroughputKbps: undefined, parameters: DEFAULT_PARAMETERS };
+  it(`below ${SHALLOW_BUFFER_SECONDS} s goes by the latest download the link held back when lower than the session’s estimate; not above, and never by a higher one`, () => {
+    // Eq. 1 at 4 s: 0.7 × x × 1.2; the session's 4550 kbps allows 3300, the last sample's 3274 only 2300 (issue 33's volatile LTE).
+    const at = (bufferLevelSeconds: number, linkThroughputKbps: number | undefined) => decideBitrate({ ...input, bufferLevelSeconds, sessionThroughputKbps: 4550, linkThroughputKbps });
+    expect(at(4, undefined)).toMatchObject({ bitrateKbps: 3300, throughputKbps: 4550 });
+    expect(at(4, 3274)).toMatchObject({ bitrateKbps: 2300, throughputKbps: 3274 });
+    expect(at(4, 9000)).toMatchObject({ bitrateKbps: 3300, throughputKbps: 4550 });
+    expect(at(SHALLOW_BUFFER_SECONDS, 3274).throughputKbps).toBe(4550);
+    // No estimate yet: the player's own start.
+    expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionThroughputKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
+  });
+
+  it('the latest video download counts when the link held it back (unpaced, or below 80% of its pace), not when its pace did', () => {
+    const sample = (throughputKbps: number, paceRateKbps: number | undefined, held = false) => nextProbeState(INITIAL_PROBE_STATE, { type: 'sample', held, throughputKbps, paceRateKbps }, DEFAULT_PARAMETERS).linkKbps;
+    expect(sample(3000, undefined)).toBe(3000);
+    expect(sample(3000, 4000)).toBe(3000);
+    expect(sample(3300, 4000)).toBeUndefined();
+    expect(sample(3300, 4000, true)).toBeUndefined();
+    expect(sample(2000, 4000, true)).toBe(2000);
   });
 });
 
@@ -314,10 +346,11 @@ describe('configuration validation', () => {
         lookaheadSeconds: 2 + 40 * random(),
         stepUpFactor: random() < 0.3 ? 0 : 1 + 0.4 * random(),
         fullBufferShare: 0.2 + 0.8 * random(),
+        fullBufferMaxSeconds: random() < 0.3 ? Infinity : 3 + 30 * random(),
         c0: 0.8 + 3 * random(),
         c1: 0.5 + 2.5 * random(),
       };
-      const full = 30 * p.fullBufferShare;
+      const full = Math.min(30 * p.fullBufferShare, p.fullBufferMaxSeconds);
       let clears = true;
       for (let k = 0; k <= 1000; k++) {
         const b = (full * k) / 1000;
@@ -362,7 +395,7 @@ describe('configuration validation', () => {
   });
 
   it('rejects values that are not numbers in range, and an unknown pace base', () => {
-    for (const bad of [{ beta: 0 }, { beta: 1.5 }, { c0: NaN }, { c1: -1 }, { overhead: 0.9 }, { lookaheadSeconds: 0 }, { stepUpFactor: -1 }, { fullBufferShare: 0 }, { fullBufferShare: 1.5 }] as const) {
+    for (const bad of [{ beta: 0 }, { beta: 1.5 }, { c0: NaN }, { c1: -1 }, { overhead: 0.9 }, { lookaheadSeconds: 0 }, { stepUpFactor: -1 }, { fullBufferShare: 0 }, { fullBufferShare: 1.5 }, { fullBufferMaxSeconds: 0 }, { fullBufferMaxSeconds: -5 }, { fullBufferMaxSeconds: NaN }] as const) {
       expect(() => resolveParameters(bad), JSON.stringify(bad)).toThrow(SammyConfigError);
     }
     expect(() => resolveParameters({ c0: '3' as unknown as number })).toThrow(/c0 must be a number/);
@@ -384,9 +417,9 @@ describe('throughput estimate and phases', () => {
     expect(harmonicMeanKbps([1, 1, 1000, 1000, 1000, 1000, 1000])).toBeCloseTo(1000);
   });
 
-  it('bounds a sample list and drops invalid samples', () => {
+  it('bounds a sample list', () => {
     expect(appendBounded([1, 2, 3], 4, 3)).toEqual([2, 3, 4]);
-    expect(appendBounded([1], NaN, 3)).toEqual([1]);
+    
   });
 
   it('is initial until playback starts, and again after a seek or a stall', () => {

@@ -21,6 +21,7 @@ describe('SammySession', () => {
       c0: 4,
       c1: 1.25,
       fullBufferShare: 0.5,
+      fullBufferMaxSeconds: 15,
       paceBase: 'next-rung',
       stepUpFactor: 1.1,
       probeInterval: 3,
@@ -48,6 +49,23 @@ describe('SammySession', () => {
     expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })).paceRateKbps).toBe(18_600);
     // A muxed stream (video only) paces on the video top alone.
     expect(s.decide(request({ tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: 30 } } })).paceRateKbps).toBe(16_800);
+  });
+
+  it('counts the buffer full at half the player’s target and 15 s at most (fullBufferMaxSeconds): a 240 s target paces at c1 from 15 s, as a 30 s one', () => {
+    for (const maxBufferSeconds of [30, 240]) {
+      const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds });
+      s.playback({ type: 'playing' });
+      const top = (buffer: number) => request({ bitrateKbps: 6000, maxBufferSeconds }, buffer);
+      // 1.25 × 6128 = 7660 → 7700 at 15 s and above; at 7.5 s (half of 15) (4 + 1.25) / 2 × 6128 = 16 086 → 16 100.
+      expect(s.decide(top(15)).paceRateKbps, `${maxBufferSeconds} s`).toBe(7700);
+      expect(s.decide(top(100)).paceRateKbps, `${maxBufferSeconds} s`).toBe(7700);
+      expect(s.decide(top(7.5)).paceRateKbps, `${maxBufferSeconds} s`).toBe(16_100);
+    }
+    // The paper's design counts it full at the player's target (fullBufferMaxSeconds Infinity).
+    const paper = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 240, parameters: PRESETS.paper });
+    paper.playback({ type: 'playing' });
+    // B = 120/240 → 3.0 × 6128 = 18 384 → 18 400.
+    expect(paper.decide(request({ maxBufferSeconds: 240 }, 120)).paceRateKbps).toBe(18_400);
   });
 
   it('learns the segment duration from its downloads: a step up must survive the refetch it makes the player do', () => {
@@ -179,24 +197,24 @@ describe('SammySession', () => {
     const first = at(12);
     expect(first).toMatchObject({ paceRateKbps: 13_700, held: false });
     // It measured the link (4000 kbps, below 80% of its pace): what follows is held at
-    // (1 − 0.2 × 12/15) × 4000 / (1 − 0.05) = 3537 → 3500. The link carries the next rung
-    // (4000 ≥ 1.1 × 3300: only the buffer can hold a step up back), so probes go at twice the
-    // interval: four held, then a probe.
+    // 0.8 × 4000 / (1 − 0.05) = 3368 → 3400. The link carries the next rung (4000 ≥ 1.1 × 3300:
+    // only the buffer can hold a step up back), so probes go at twice the interval: four held, then a probe.
     fetch(first, 4000);
-    expect([at(12), at(12), at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3500, true], [3500, true], [3500, true], [3500, true], [13_700, false]]);
+    expect([at(12), at(12), at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3400, true], [3400, true], [3400, true], [3400, true], [13_700, false]]);
     // Audio never probes: held while video is between probes, too.
-    expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3500, held: true });
-    // Below a third of the full level (15 s) nothing is held: a stall is near.
-    expect(at(4.9)).toMatchObject({ paceRateKbps: 13_700, held: false });
-    // A held segment the link held back (below 80% of its pace): the capacity is stale, the next one probes.
-    fetch(at(12), 2000);
-    const probe = at(12);
-    expect(probe.held).toBe(false);
-    // It finds a link far below: never under the floor that keeps 2300 at 12 s of buffer,
-    // max(Eq. 1, 1.1) / 0.95 × 2428 = 2811; and with the link below the next rung, probes at the
-    // interval again (only a probe can see the link rise).
+    expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3400, held: true });
+    // Below two thirds of the full level (15 s: 10 s) nothing is held: a stall is near.
+    expect(at(9.9)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // A held segment the link held back (below 80% of its pace): the held pace follows the link down
+    // (harmonic mean of 4000 and 2600, × 0.8 / 0.95 = 2655), not below the floor that keeps 2300 at
+    // 12 s of buffer, max(Eq. 1, 1) / 0.95 × 2428 = 2556 → 2700; no probe into the dip, but no longer
+    // spaced out (with the link below the next rung, at the interval: only a probe can see it rise).
+    fetch(at(12), 2600);
+    const [held, probe] = [at(12), at(12)];
+    expect([held.paceRateKbps, held.held, probe.held]).toEqual([2700, true, false]);
+    // It finds a link far below the next rung: the held ones at the floor.
     fetch(probe, 1000);
-    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[2800, true], [2800, true], [13_700, false]]);
+    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[2600, true], [2600, true], [13_700, false]]);
     // A probe held back by its own pace (the link is faster) says nothing of the capacity: nothing is held.
     expect([at(12).held, at(12).held]).toEqual([true, true]);
     fetch(at(12), 13_000);
@@ -230,7 +248,7 @@ describe('SammySession', () => {
   });
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
-    const playerAbr: PlayerAbr = { name: 'test', requirements: [], maxBufferSeconds: 30, safetyFactor: 0.9, check: paceShortfalls };
+    const playerAbr: PlayerAbr = { name: 'test', requirements: [], maxBufferSeconds: 30, safetyFactor: 0.9, check: paceShortfalls, pace: PRESETS.paper };
     expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(/probeInterval must be 1 in pace-only mode: test's own ABR/);
     expect(createSession({ playerAbr }).parameters.probeInterval).toBe(1);
     expect(() => createSession({ parameters: { probeInterval: 0 } })).toThrow(/probeInterval must be a whole number from 1/);
@@ -259,6 +277,7 @@ describe('SammySession', () => {
       maxBufferSeconds: 30,
       safetyFactor: 0.9,
       check: paceShortfalls,
+      pace: PRESETS.paper,
     };
     expect(createSession({ playerAbr }).parameters).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
     expect(createSession({ playerAbr, parameters: { c1: 1.3 } }).parameters).toMatchObject({ c0: 3.2, c1: 1.3, paceBase: 'top' });

@@ -31,7 +31,7 @@
  * counts as download time, a share the pace cannot bound), CMSD `etp` weighting, and
  * low-latency (fetch/chunked) timing.
  */
-import { paceShortfalls, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
+import { paceShortfalls, PRESETS, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
 import type { DashSettingsLike } from './player.js';
 
 /** dash.js 5.2.1's defaults (core/Settings.js), for settings a player does not report. */
@@ -94,5 +94,5 @@ export function dashAbrRequirements(settings: DashSettingsLike, maxBufferSeconds
       toBufferSeconds: below,
     });
   }
-  return { name: 'dash.js', requirements, maxBufferSeconds, safetyFactor: safety, check: paceShortfalls };
+  return { name: 'dash.js', requirements, maxBufferSeconds, safetyFactor: safety, check: paceShortfalls, pace: PRESETS.paper };
 }

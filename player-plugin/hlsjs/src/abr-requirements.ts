@@ -28,7 +28,7 @@
  * buffer playback has stalled and Sammy is in its initial phase, unpaced); the low-latency part
  * loading of LL-HLS; `abrMaxWithRealBitrate`.
  */
-import { paceShortfalls, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
+import { paceShortfalls, PRESETS, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
 import type { HlsConfig } from './hls.js';
 
 /** hls.js 1.7's defaults (src/config.ts), for settings a config does not carry. */
@@ -71,5 +71,5 @@ export function hlsAbrRequirements(config: Partial<HlsConfig>, maxBufferSeconds:
       at: { where: 'below one segment of buffer (the segment duration is unknown, so c0 and c1 alike)' },
     },
   ];
-  return { name: 'hls.js', requirements, maxBufferSeconds, safetyFactor: keep, check: paceShortfalls };
+  return { name: 'hls.js', requirements, maxBufferSeconds, safetyFactor: keep, check: paceShortfalls, pace: PRESETS.paper };
 }

@@ -36,7 +36,7 @@
  * `preferNetworkInformationBandwidth` (the browser's estimate replaces the samples), CMSD
  * (`etp`, `mb`), and another AbrManager than SimpleAbrManager behind `abrFactory`.
  */
-import { paceShortfalls, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
+import { paceShortfalls, PRESETS, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
 import type { AbrConfiguration } from './shaka.js';
 
 /** Shaka 5.2's defaults (lib/util/player_configuration.js), for settings a player does not report. */
@@ -57,5 +57,5 @@ export function shakaAbrRequirements(abr: Partial<Pick<AbrConfiguration, 'bandwi
     fromBufferSeconds: 0,
     toBufferSeconds: Infinity,
   };
-  return { name: 'Shaka Player', requirements: [requirement], maxBufferSeconds, safetyFactor: target, check: paceShortfalls };
+  return { name: 'Shaka Player', requirements: [requirement], maxBufferSeconds, safetyFactor: target, check: paceShortfalls, pace: PRESETS.paper };
 }

@@ -139,12 +139,13 @@ describe('attach(player)', () => {
     // An audio sample mid-way through the next video segment: no switch (Shaka would drop that segment).
     await ctx.request('audio', { bytes: 16_000, timeMs: 1000 });
     expect(ctx.switches).toHaveLength(switches);
-    // A slow video segment (2 Mbps: the estimate falls to 4667 kbps, 0.7 · 4667 · 1.25 = 4083 → 3000): no switch while
-    // Shaka's fetch operation is still open (it would abort the segment and fetch it again), then one.
+    // A slow video segment (2 Mbps, the link's: the session's estimate falls to 4667 kbps, but below 8 s
+    // of buffer the rule goes by that segment itself, issue 33: 0.7 · 2000 · 1.25 = 1750 → 1500): no
+    // switch while Shaka's fetch operation is still open (it would abort the segment and fetch it again), then one.
     await ctx.request('video', { bytes: 250_000, timeMs: 1000, settle: false });
     expect(ctx.switches).toHaveLength(switches);
     await ctx.settle();
-    expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(3_000_000);
+    expect(ctx.switches.at(-1)!.video!.bandwidth).toBe(1_500_000);
   });
 
   it('with abr.clearBufferSwitch a step up must afford fetching the buffer again: at 20 s and 7 Mbps, 3000 kbps instead of the top', async () => {

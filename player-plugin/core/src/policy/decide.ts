@@ -15,6 +15,8 @@ export interface BitrateDecisionInput {
   sessionThroughputKbps: number | undefined;
   /** Estimate from initial-phase samples only (this and earlier sessions), kbps. */
   initialThroughputKbps: number | undefined;
+  /** The latest video download's chunk throughput when the link held it back, kbps (`ProbeState.linkKbps`); video only. */
+  linkThroughputKbps?: number;
   /** Estimate from this session's probes (segments paced by the schedule alone), kbps: what a step up goes by once playing. */
   stepUpThroughputKbps?: number;
   /** The rung this media type fetched last in this session, kbps: stepping above it needs `stepUpFactor`. */
@@ -38,14 +40,25 @@ export interface BitrateChoice {
 }
 
 /**
+ * Below this buffer level, seconds, the rule goes by the latest video download the link held
+ * back when it is below the session's estimate: a stall is near, and the link of the next few
+ * seconds is the one just measured more than the mean of the last five segments (issue 33: on
+ * volatile LTE-like links, Eq. 1 on that mean kept 3300 kbps at a 4–5 s buffer into a dip
+ * unpaced dash.js, whose estimate follows a long slow download at once, met at 2300 kbps).
+ */
+export const SHALLOW_BUFFER_SECONDS = 8;
+
+/**
  * In the initial phase the estimate comes only from initial-phase samples (never paced ones,
  * which would drag the first picks of later sessions down: paper Fig. 6); once playing, from
- * this session's recent samples, paced or not — pacing keeps them above the Eq. 1 line. With
- * no estimate at all, video starts where the player itself would (issue: the lowest rung cost
- * the first segment's quality for nothing).
+ * this session's recent samples, paced or not — pacing keeps them above the Eq. 1 line — or at a
+ * shallow buffer the latest the link held back, when lower (never a paced one that kept its
+ * pace: no spiral). With no estimate at all, video starts where the player itself would (issue:
+ * the lowest rung cost the first segment's quality for nothing).
  */
 export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
-  const throughputKbps = input.phase === 'initial' ? input.initialThroughputKbps : input.sessionThroughputKbps;
+  const { sessionThroughputKbps: session, linkThroughputKbps: link } = input;
+  const throughputKbps = input.phase === 'initial' ? input.initialThroughputKbps : input.bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
   // β, the look-ahead and the step-up factor from the parameters; ladder, buffer and current rung from the input.
   const bitrateKbps = selectBitrateKbps({
     ...input.parameters,

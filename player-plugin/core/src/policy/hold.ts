@@ -1,13 +1,14 @@
 import type { SammyParameters } from '../config.js';
-import { sammyRuleFloor } from './pace-requirements.js';
 import { bufferFullness } from './pace-rate.js';
 
 /**
  * Below this share of the full level nothing is held: a stall is near and the download takes all
- * the link gives (trace simulation: holding from an empty buffer stalled 7× as often as unpaced
- * dash.js on the cellular traces; from a third, no more often).
+ * the link gives. With the full level at most `fullBufferMaxSeconds` (15 s) this is 10 s at a 30
+ * s or a 240 s target alike (issue 33: from a third, 5 s at 30 s, the volatile LTE traces held
+ * 2300 kbps at 2800 kbps with a 6–8 s buffer through a 4–10 Mbit/s stretch and stalled in the dip
+ * after it; from a third of a full level at half a 240 s target, 40 s, nothing was ever held).
  */
-export const HOLD_FROM_FULLNESS = 1 / 3;
+export const HOLD_FROM_FULLNESS = 2 / 3;
 
 /** A held request's limits, kbps (`heldPaceKbps`). */
 export interface HoldLimits {
@@ -16,27 +17,26 @@ export interface HoldLimits {
 }
 
 /**
- * Where a request that is not a probe is held (`probeInterval`), and at what: no faster than a
- * share of the link's capacity as the probes measured it — the share falls from 1 at an empty
- * buffer to `capacityShare` at the full level, on the wire (before the overhead) — and never
- * below what keeps the fetched rung at this buffer level (Sammy's validated floor over it).
+ * Where a request that is not a probe is held (`probeInterval`), and at what: no faster than
+ * `capacityShare` of the link's capacity as the probes and the held segments the link held back
+ * measured it, on the wire (before the overhead), and never below what keeps the fetched rung at
+ * this buffer level under Sammy's rule, after the overhead: Eq. 1 and an undrained buffer,
+ * max(β⁻¹·(1 + B0/D)⁻¹, 1) × the rung (stepping up, `stepUpFactor`, is the probes' part).
  * Undefined: not held (the capacity unknown, or a stall near).
  */
 export function holdLimits(input: {
   bufferLevelSeconds: number;
   /** Buffer level counted as full for the pace, seconds. */
   fullBufferSeconds: number;
-  /** The probes' estimate of the link, kbps; undefined when they measured their own pace. */
+  /** The link's capacity as measured, kbps; undefined when the last probe measured its own pace. */
   capacityKbps: number | undefined;
   /** The fetched video rung + the top audio bitrate, kbps; undefined before any video request. */
   fetchedBaseKbps: number | undefined;
   parameters: Readonly<SammyParameters>;
 }): HoldLimits | undefined {
-  const { capacityKbps, fetchedBaseKbps, parameters: p } = input;
-  const fullness = bufferFullness(input.bufferLevelSeconds, input.fullBufferSeconds);
-  if (capacityKbps === undefined || fetchedBaseKbps === undefined || fullness < HOLD_FROM_FULLNESS) return undefined;
-  const share = 1 - (1 - p.capacityShare) * fullness;
-  return { capKbps: (share * capacityKbps) / (1 - p.overhead), floorKbps: sammyRuleFloor(p, input.bufferLevelSeconds) * fetchedBaseKbps };
+  const { capacityKbps, fetchedBaseKbps, bufferLevelSeconds: b, parameters: p } = input;
+  if (capacityKbps === undefined || fetchedBaseKbps === undefined || bufferFullness(b, input.fullBufferSeconds) < HOLD_FROM_FULLNESS) return undefined;
+  return { capKbps: (p.capacityShare * capacityKbps) / (1 - p.overhead), floorKbps: (Math.max(1 / p.beta / (1 + b / p.lookaheadSeconds), 1) * fetchedBaseKbps) / (1 - p.overhead) };
 }
 
 /**

@@ -8,7 +8,7 @@
  * level; `paceShortfalls` runs it over a player's requirements, `sammyRuleShortfalls` over
  * Sammy's own, so that a bundle without pace-only mode carries no player's requirements.
  */
-import type { SammyParameters } from '../config.js';
+import type { PacePreset, SammyParameters } from '../config.js';
 import { bufferFullness, paceMultiplier } from './pace-rate.js';
 
 export interface PaceRequirement {
@@ -52,6 +52,12 @@ export interface PlayerAbr {
    * bundle without pace-only mode leaves it out.
    */
   check: typeof paceShortfalls;
+  /**
+   * The pace design pace-only mode starts from: `PRESETS.paper` (the defaults' lower pace relies
+   * on Sammy's own rule). Passed in, like `check`, so that a bundle without pace-only mode
+   * carries no preset.
+   */
+  pace: PacePreset;
 }
 
 /** One requirement a pace misses: the parameter to raise, the buffer level where it falls short, and its least value. */
@@ -91,11 +97,6 @@ export function sammyRuleRequirement(p: Pick<SammyParameters, 'beta' | 'lookahea
     toBufferSeconds: Infinity,
     remedy: 'or raise beta',
   };
-}
-
-/** The least pace, × the rung, that keeps a rung at a buffer level under Sammy's rule, after the overhead: a held segment's floor. */
-export function sammyRuleFloor(p: Pick<SammyParameters, 'beta' | 'lookaheadSeconds' | 'stepUpFactor' | 'overhead'>, bufferSeconds: number): number {
-  return sammyRuleRequirement(p).multipleAt!(bufferSeconds) / (1 - p.overhead);
 }
 
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;

@@ -33,7 +33,8 @@ export function minimumMultiplier(beta: number, overhead: number): number {
   return 1 / (beta * (1 - overhead));
 }
 
-type Range = readonly [min: number, max: number, kind?: 'min-inclusive' | 'count'];
+/** Kind: 'i', min-inclusive; 'n', a count. */
+type Range = readonly [min: number, max: number, kind?: 'i' | 'n'];
 
 /**
  * The range of every numeric tunable: (min, max], [min, max] when min-inclusive, or a whole
@@ -41,26 +42,32 @@ type Range = readonly [min: number, max: number, kind?: 'min-inclusive' | 'count
  */
 const RANGES: Readonly<Record<Exclude<keyof SammyParameters, 'paceBase'>, Range>> = {
   beta: [0, 1],
-  overhead: [0, 0.5, 'min-inclusive'],
+  overhead: [0, 0.5, 'i'],
   lookaheadSeconds: [0, 3600],
   c0: [0, 100],
   c1: [0, 100],
   fullBufferShare: [0, 1],
-  stepUpFactor: [0, 10, 'min-inclusive'],
-  probeInterval: [1, 1000, 'count'],
+  fullBufferMaxSeconds: [0, Infinity],
+  stepUpFactor: [0, 10, 'i'],
+  probeInterval: [1, 1000, 'n'],
   capacityShare: [0, 1],
-  throughputWindow: [1, 1000, 'count'],
-  sessionSampleLimit: [1, 1000, 'count'],
-  historyLimit: [1, 1000, 'count'],
+  throughputWindow: [1, 1000, 'n'],
+  sessionSampleLimit: [1, 1000, 'n'],
+  historyLimit: [1, 1000, 'n'],
   initialVideoBitrateKbps: [0, 1_000_000],
 };
+
+/** The buffer level the pace counts as full, seconds, for a player's buffer target: `fullBufferShare` of it, `fullBufferMaxSeconds` at most. */
+export function fullBufferSeconds(targetSeconds: number, p: Readonly<SammyParameters>): number {
+  return Math.min(targetSeconds * p.fullBufferShare, p.fullBufferMaxSeconds);
+}
 
 function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
   const [min, max, kind] = RANGES[name];
   const value = p[name];
-  const ok = kind === 'count' ? Number.isInteger(value) && value >= min : typeof value === 'number' && (kind ? value >= min : value > min);
+  const ok = kind === 'n' ? Number.isInteger(value) && value >= min : typeof value === 'number' && (kind ? value >= min : value > min);
   if (!ok || !(value <= max)) {
-    const range = kind === 'count' ? `a whole number from ${min} to ${max}` : `a number ${kind ? '≥' : '>'} ${min} and ≤ ${max}`;
+    const range = kind === 'n' ? `a whole number from ${min} to ${max}` : `a number ${kind ? '≥' : '>'} ${min} and ≤ ${max}`;
     throw new SammyConfigError(name, `Sammy: ${name} must be ${range}, got ${String(value)}`);
   }
 }
@@ -78,8 +85,8 @@ function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBuffer
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
   // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
   if (playerAbr && p.probeInterval > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${playerAbr.name}'s own ABR would measure the held segments`);
-  // The pace counts the buffer as full at fullBufferShare × the player's level: the line c0 → c1 spans that.
-  const full = (playerAbr ? playerAbr.maxBufferSeconds : maxBufferSeconds) * p.fullBufferShare;
+  // The pace counts the buffer as full at fullBufferShare × the player's level, fullBufferMaxSeconds at most: the line c0 → c1 spans that.
+  const full = fullBufferSeconds(playerAbr ? playerAbr.maxBufferSeconds : maxBufferSeconds, p);
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);
   // Report the strictest: the least value that clears every rule at once.
   const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);

@@ -1,9 +1,11 @@
 /**
  * Probe, hold and refetch, as a pure reducer (like phase.ts): which video segments measure the
  * link (probes, paced by the schedule alone), which are held below the schedule at a share of
- * what the probes measured (hold.ts), and which go unheld because a step up made the player
- * fetch them again (refetches add no buffer). State and event in, state out; a request's pace
- * comes from `paceRequest`, which takes the schedule's pace computed once.
+ * what the link was measured at (hold.ts), and which go unheld because a step up made the player
+ * fetch them again (refetches add no buffer). A held segment the link held back measures the link
+ * too: the held pace follows the link down between probes (issue 33: the dips below a held pace
+ * are what fill the neighbour's queue), and only a probe sees it rise. State and event in, state
+ * out; a request's pace comes from `paceRequest`, which takes the schedule's pace computed once.
  */
 import { roundRtpKbps } from 'sammy-pacing-protocol';
 import type { SammyParameters } from '../config.js';
@@ -11,10 +13,12 @@ import { heldPaceKbps, holdLimits } from './hold.js';
 import { appendBounded, harmonicMeanKbps } from './throughput.js';
 
 export interface ProbeState {
-  /** Chunk throughputs of the probes (video segments paced by the schedule alone), kbps. */
+  /** Chunk throughputs of the probes (video segments paced by the schedule alone) and of the held segments the link held back, kbps. */
   readonly probeKbps: readonly number[];
-  /** The latest probe was held back by the link, not by its pace: the probes measure the link's capacity. */
+  /** The latest of those was held back by the link, not by its pace: they measure the link's capacity. */
   readonly linkLimited: boolean;
+  /** The latest video download's chunk throughput when the link held it back (unpaced, or below its pace), kbps; else undefined. */
+  readonly linkKbps: number | undefined;
   /** Video requests held since the last probe. */
   readonly heldInARow: number;
   /** The latest probe found the same link below the schedule and nothing changed since: probes go at twice the interval. */
@@ -23,7 +27,7 @@ export interface ProbeState {
   readonly unheldLeft: number;
 }
 
-export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({ probeKbps: [], linkLimited: false, heldInARow: 0, spaced: false, unheldLeft: 0 });
+export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({ probeKbps: [], linkLimited: false, linkKbps: undefined, heldInARow: 0, spaced: false, unheldLeft: 0 });
 
 /** A probe measured at or above this share of its pace was held back by its pace (overhead and latency take the rest), not by the link. */
 const PACE_LIMITED_SHARE = 0.8;
@@ -35,8 +39,8 @@ export type ProbeEvent =
   | { type: 'sample'; held: boolean; throughputKbps: number; paceRateKbps: number | undefined };
 
 /**
- * The probes' estimate of the link, kbps: over as many probes as span the estimate's window of
- * segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
+ * The probes' estimate of the link, kbps: over as many of their samples as span the estimate's
+ * window of segments (5 / 3 → 2), so that a rise shows as soon as in every sample's estimate.
  */
 export function probeEstimateKbps(state: ProbeState, p: Readonly<SammyParameters>): number | undefined {
   return harmonicMeanKbps(state.probeKbps, Math.ceil(p.throughputWindow / p.probeInterval));
@@ -51,9 +55,13 @@ export function nextProbeState(state: ProbeState, event: ProbeEvent, p: Readonly
   }
   // Below PACE_LIMITED_SHARE of its pace (or unpaced) the link, not the pace, set its speed.
   const linkLimited = !(event.throughputKbps >= PACE_LIMITED_SHARE * event.paceRateKbps!);
-  if (!event.held) return { ...state, probeKbps: appendBounded(state.probeKbps, event.throughputKbps, p.sessionSampleLimit), linkLimited, spaced: linkLimited };
-  // The link fell below a held pace: the probes' capacity is stale, probe next.
-  return linkLimited ? { ...state, spaced: false, heldInARow: Infinity } : state;
+  const linkKbps = linkLimited ? event.throughputKbps : undefined;
+  // A held segment at its pace says only that the link carries it.
+  if (event.held && !linkLimited) return { ...state, linkKbps };
+  // A probe measures the link or its own pace; a held segment the link held back, the link fallen
+  // below the held pace: the next ones are held at a share of it (a probe next would fill the
+  // queue in the dip), and probes are no longer spaced out.
+  return { ...state, probeKbps: appendBounded(state.probeKbps, event.throughputKbps, p.sessionSampleLimit), linkLimited, linkKbps, spaced: linkLimited && !event.held };
 }
 
 export interface ProbeRequest {

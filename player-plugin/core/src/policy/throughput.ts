@@ -1,15 +1,5 @@
 import { DEFAULT_PARAMETERS } from '../config.js';
 
-/** One measured chunk download. */
-export interface ThroughputSample {
-  bytes: number;
-  durationMs: number;
-}
-
-/** Chunk throughput of a download, kbps. */
-export function chunkThroughputKbps(sample: ThroughputSample): number {
-  return (sample.bytes * 8) / Math.max(sample.durationMs, 1);
-}
 
 /**
  * Harmonic mean of the most recent samples (kbps): dominated by the slow ones, which is what
@@ -21,8 +11,7 @@ export function harmonicMeanKbps(samplesKbps: readonly number[], window: number 
   return recent.length / recent.reduce((sum, s) => sum + 1 / s, 0);
 }
 
-/** Appends a sample to a bounded list, dropping the oldest; returns a new array. */
+/** Appends a sample to a bounded list, dropping the oldest; returns a new array. (Callers append measured throughputs; `harmonicMeanKbps` ignores any that is not positive and finite.) */
 export function appendBounded(samples: readonly number[], sample: number, max: number): number[] {
-  if (!Number.isFinite(sample) || sample <= 0) return [...samples];
   return [...samples, sample].slice(-max);
 }

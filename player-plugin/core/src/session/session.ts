@@ -5,16 +5,16 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, PAPER_PACE, type SammyParameters } from '../config.js';
+import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
 import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
 import type { PlayerAbr } from '../policy/pace-requirements.js';
-import { resolveParameters } from '../policy/parameters.js';
+import { fullBufferSeconds, resolveParameters } from '../policy/parameters.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
-import { appendBounded, chunkThroughputKbps, harmonicMeanKbps } from '../policy/throughput.js';
+import { appendBounded, harmonicMeanKbps } from '../policy/throughput.js';
 import type { MediaKind, Phase } from '../policy/types.js';
 import type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample } from './types.js';
 
@@ -30,9 +30,9 @@ export interface SessionConfig {
   /**
    * Pace-only mode: the player's own ABR picks every bitrate (`chooseBitrate` defers to it) and
    * the pace must serve that ABR's rules, which replace Sammy's own rule in the validation.
-   * Its parameters start from the defaults with the paper's pace design (`PRESETS.paper`,
-   * tested): the defaults' lower pace (`PRESETS.bufferAware`) relies on Sammy's own rule (its
-   * look-ahead and hysteresis).
+   * Its parameters start from the defaults with the pace design it names (`playerAbr.pace`: the
+   * adapters' pace-only entries pass the paper's, `PRESETS.paper`, tested): the defaults' lower
+   * pace (`PRESETS.bufferAware`) relies on Sammy's own rule (its look-ahead and hysteresis).
    */
   playerAbr?: PlayerAbr;
   /**
@@ -68,7 +68,7 @@ export class SammySession implements SammyControl {
   readonly #history: InitialThroughputHistory;
   readonly #events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
-  readonly #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
+  #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   readonly #now: () => number;
   #playerAbr: PlayerAbr | undefined;
   /** The full-buffer level the parameters were validated at, seconds. */
@@ -86,7 +86,7 @@ export class SammySession implements SammyControl {
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
     const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
     this.#fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
-    const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...PAPER_PACE } : DEFAULT_PARAMETERS;
+    const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...this.#playerAbr.pace } : DEFAULT_PARAMETERS;
     this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#fullBufferSeconds);
     this.#active = config.enabled ?? true;
     this.#history = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
@@ -127,7 +127,7 @@ export class SammySession implements SammyControl {
   playback(event: PlaybackEvent): void {
     if (event.type === 'load') {
       this.#samples = { video: [], audio: [] };
-      for (const kind of Object.keys(this.#choices) as MediaKind[]) delete this.#choices[kind];
+      this.#choices = {};
       this.#segmentSeconds = {};
       this.#videoFetched = undefined;
       this.#probe = INITIAL_PROBE_STATE;
@@ -168,27 +168,31 @@ export class SammySession implements SammyControl {
     stepUpRefetchSeconds?: number;
   }): BitrateChoice | undefined {
     if (!this.#active || this.#playerAbr) return undefined;
-    if (input.mediaType === 'video') this.#videoLadder = input.ladderKbps;
+    const { mediaType } = input;
+    const video = mediaType === 'video';
+    if (video) this.#videoLadder = input.ladderKbps;
+    const before = this.#choices[mediaType]?.bitrateKbps;
     const choice = decideBitrate({
       phase: this.phase,
-      mediaType: input.mediaType,
+      mediaType,
       bitratesKbps: input.ladderKbps,
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
-      sessionThroughputKbps: harmonicMeanKbps(this.#samples[input.mediaType], this.#params.throughputWindow),
+      // (In the initial phase the choice goes by the history, whatever this is.)
+      sessionThroughputKbps: this.throughputKbps(mediaType),
       initialThroughputKbps: this.#history.estimateKbps(this.#params.throughputWindow),
-      stepUpThroughputKbps: input.mediaType === 'video' ? probeEstimateKbps(this.#probe, this.#params) : undefined,
-      currentBitrateKbps: this.#choices[input.mediaType]?.bitrateKbps,
-      segmentSeconds: this.#segmentSeconds[input.mediaType],
+      linkThroughputKbps: video ? this.#probe.linkKbps : undefined,
+      stepUpThroughputKbps: video ? probeEstimateKbps(this.#probe, this.#params) : undefined,
+      currentBitrateKbps: before,
+      segmentSeconds: this.#segmentSeconds[mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
       parameters: this.#params,
     });
-    const before = this.#choices[input.mediaType]?.bitrateKbps;
-    if (input.mediaType === 'video' && choice.bitrateKbps !== before) {
+    if (video && choice.bitrateKbps !== before) {
       // A step up from the buffer level where the player refetches: it fetches its whole buffer again.
       const refetch = choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds!;
       this.#probe = nextProbeState(this.#probe, { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: this.#segmentSeconds.video }, this.#params);
     }
-    this.#choices[input.mediaType] = choice;
+    this.#choices[mediaType] = choice;
     return choice;
   }
 
@@ -211,7 +215,7 @@ export class SammySession implements SammyControl {
     const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.#params.paceBase, video.ladderTopKbps, this.#videoFetched, video.ladderKbps ?? this.#videoLadder) : undefined;
     const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
     const maxBufferSeconds = Math.max(request.maxBufferSeconds, this.#fullBufferSeconds);
-    const paceFullSeconds = maxBufferSeconds * this.#params.fullBufferShare;
+    const paceFullSeconds = fullBufferSeconds(maxBufferSeconds, this.#params);
     const choice = this.#choices[mediaType];
     const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
     // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
@@ -259,9 +263,10 @@ export class SammySession implements SammyControl {
    * ignored) when it measured nothing.
    */
   addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
-    if (!(download.bytes > 0) || !Number.isFinite(download.bytes) || !(download.durationMs >= 0)) return undefined;
+    if (!(download.bytes > 0 && download.bytes < Infinity && download.durationMs >= 0)) return undefined;
     const durationMs = Math.max(1, download.durationMs);
-    const throughputKbps = chunkThroughputKbps({ bytes: download.bytes, durationMs });
+    // Chunk throughput, kbps (bits per ms).
+    const throughputKbps = (download.bytes * 8) / durationMs;
     this.#samples[decision.mediaType] = appendBounded(this.#samples[decision.mediaType], throughputKbps, this.#params.sessionSampleLimit);
     // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
     if (decision.bitrateKbps > 0) this.#segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;

@@ -11,7 +11,7 @@
  * Unpaced, it is the baseline ("dash.js default"); with a session core in pace-only mode it is
  * Sammy's pace-only arm: dash.js picks, Sammy paces, the initial phase stays unpaced.
  */
-import type { SammyParameters } from '../../src/config.js';
+import { PRESETS, type SammyParameters } from '../../src/config.js';
 import { memoryStore } from '../../src/initial-history.js';
 import { paceShortfalls, type PlayerAbr } from '../../src/policy/pace-requirements.js';
 import { createSession } from '../../src/session/session.js';
@@ -38,6 +38,7 @@ export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds
     maxBufferSeconds: config.maxBufferSeconds,
     safetyFactor: DASH_BANDWIDTH_SAFETY_FACTOR,
     check: paceShortfalls,
+    pace: PRESETS.paper,
   };
 }
 
@@ -62,6 +63,35 @@ class DashEwma {
     const slow = this.slow / (1 - 0.5 ** (this.weight / EWMA.slow));
     return Math.min(fast, slow);
   }
+}
+
+/**
+ * dash.js 5's own CMCD `rtp` (CmcdModel `_calculateRtp`, 5.2.1): 5 (`rtpSafetyFactor`) × the
+ * segment's kilobits over the buffer level in seconds — floored to 100 ms, 0.5 s when empty —
+ * rounded up to the next 100 kbps. A fixed multiple of the rung over the buffer: 4 s segments at
+ * a 20 s buffer get 1× their rung, at 30 s 0.67×.
+ */
+export function dashJsRtpKbps(bitrateKbps: number, segmentSeconds: number, bufferSeconds: number): number {
+  const bufferMs = Math.floor(bufferSeconds * 10) * 100 || 500;
+  return (Math.floor((5 * bitrateKbps * segmentSeconds) / (bufferMs / 1000) / 100) + 1) * 100;
+}
+
+/**
+ * The modelled ThroughputRule with dash.js's own rtp honoured by the server (`dashJsRtpKbps`):
+ * the arm a user of dash.js gets for free with CMCD on. Its samples are what the paced
+ * downloads measure, as dash.js's are.
+ */
+export function dashOwnRtpRule(): SimulatedRule {
+  return (config) => {
+    const inner = dashThroughputRule()(config);
+    return {
+      ...inner,
+      request(bufferSeconds, playing) {
+        const r = inner.request(bufferSeconds, playing);
+        return { ...r, rtpKbps: dashJsRtpKbps(r.bitrateKbps, config.segmentSeconds, bufferSeconds) };
+      },
+    };
+  };
 }
 
 /**

@@ -47,6 +47,12 @@ export interface SimulationConfig {
    * downloads add no buffer.
    */
   fastSwitch?: boolean;
+  /**
+   * A session of this many seconds of wall time, as the lab's are: no request starts after it,
+   * the buffer plays out (or stalls) until it, and `segments` is only the content's length.
+   * Undefined: the session is `segments` downloads long.
+   */
+  sessionSeconds?: number;
 }
 
 export const DEFAULT_SIMULATION: Omit<SimulationConfig, 'linkKbps'> = {
@@ -71,6 +77,8 @@ export interface SegmentRecord {
   downloadSeconds: number;
   /** Of the transfer (after the request's latency), seconds during which the pace was below the link's capacity: the bottleneck had room to spare. */
   pacedSeconds: number;
+  /** The rest of the transfer: seconds at the link's capacity (unpaced, or paced at or above it), when the video keeps the bottleneck's queue filled. */
+  saturatedSeconds: number;
 }
 
 export interface SimulationResult {
@@ -79,6 +87,8 @@ export interface SimulationResult {
   /** Time without media after playback first started, seconds. */
   stallSeconds: number;
   startupSeconds: number;
+  /** Wall time from the first request to the end of the session, seconds. */
+  sessionSeconds: number;
 }
 
 /** A rule for one simulated session: the bitrate and rtp of each request, fed what the player sees. */
@@ -160,29 +170,34 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   let replacing = 0;
   sammy.playback({ type: 'load' });
 
-  /** Advances wall time by dt; plays out buffer when playing, counts rebuffering when stalled. */
+  const end = config.sessionSeconds ?? Infinity;
+  /** Advances wall time by dt; plays out buffer when playing, counts rebuffering (within the session) when stalled. */
   const advance = (dt: number) => {
+    const from = now;
     now += dt;
     if (!started) return;
+    // Rebuffering from `at` to the interval's end, as far as it falls within the session.
+    const stallFrom = (at: number) => Math.max(0, Math.min(now, end) - at);
     if (!playing) {
-      stallSeconds += dt;
+      stallSeconds += stallFrom(from);
       return;
     }
     if (buffer >= dt) {
       buffer -= dt;
       return;
     }
-    stallSeconds += dt - buffer;
+    if (from + buffer < end) stalls += 1;
+    stallSeconds += stallFrom(from + buffer);
     buffer = 0;
-    stalls += 1;
     playing = false;
     sammy.playback({ type: 'waiting' });
   };
 
-  for (let i = 0; i < config.segments; i++) {
+  for (let i = 0; i < config.segments && now < end; i++) {
     // The player idles while the buffer has no room for another segment.
     const room = config.maxBufferSeconds - config.segmentSeconds;
-    if (playing && buffer > room) advance(buffer - room);
+    if (playing && buffer > room) advance(Math.min(buffer - room, end - now));
+    if (now >= end) break;
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
     if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= FAST_SWITCH_FROM_SECONDS) {
@@ -208,6 +223,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       startedAtSeconds: now,
       downloadSeconds,
       pacedSeconds,
+      saturatedSeconds: transferSeconds - pacedSeconds,
     });
     advance(downloadSeconds);
     if (replacing > 0) replacing -= 1;
@@ -219,7 +235,8 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       sammy.playback({ type: 'playing' });
     }
   }
-  return { segments, stalls, stallSeconds, startupSeconds };
+  if (now < end && end < Infinity) advance(end - now);
+  return { segments, stalls, stallSeconds, startupSeconds, sessionSeconds: now };
 }
 
 /** Seconds of [start, start + seconds) in which the link's capacity exceeds the pace (sampled every 10 ms). */
