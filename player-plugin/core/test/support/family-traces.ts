@@ -33,7 +33,7 @@
  */
 import { formatTrace, parseTrace } from '../../src/traces/index.js';
 import type { NamedTrace } from './synthetic-traces.js';
-import { seededRandom } from './synthetic-traces.js';
+import { seededRandom } from '@sammy/test-support';
 
 export interface FamilyShape {
   family: string;

@@ -6,6 +6,7 @@
  * through the parser, so the parser runs on real text.
  */
 import { formatTrace, parseTrace, type BandwidthTrace, type RateStep, type TraceFormat } from '../../src/traces/index.js';
+import { seededRandom } from '@sammy/test-support';
 
 export interface NamedTrace {
   family: string;
@@ -13,18 +14,6 @@ export interface NamedTrace {
   trace: BandwidthTrace;
   /** The mean capacity the trace was generated for, × the top bitrate. */
   multiple: number;
-}
-
-/** mulberry32: a tiny seeded generator, [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function throughText(format: TraceFormat, steps: RateStep[], periodSeconds: number, source: string): BandwidthTrace {
