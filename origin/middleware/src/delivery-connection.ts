@@ -10,10 +10,11 @@
  *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
  * - drops (resets) a connection whose client acknowledges nothing for the progress timeout;
  * - caps a paced response's unsent bytes in the kernel until its client has acknowledged as many
- *   (connection.ts, pacedUnsentCap): a client that never reads holds a few hundred KB, not the send buffer.
+ *   (connection.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
-import { ConnectionSocket, pacedUnsentCap } from './connection.js';
+import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
+import { ConnectionSocket, pacedUnsentCapBytes } from './connection.js';
 import type { ResponseDelivery } from './delivery-tracker.js';
 import type { SammyLogger } from './logger.js';
 import { lastAckAt, type TcpInfo } from './tcp-info.js';
@@ -146,10 +147,10 @@ export class DeliveryConnection {
   }
 
   #liftUnsentCap(): void {
-    const cap = this.conn.state.unsentCap;
-    if (cap === undefined) return;
+    const capBytes = this.conn.state.unsentCapBytes;
+    if (capBytes === undefined) return;
     this.#readInfo();
-    if (this.#acked !== undefined && this.#acked - this.#capFrom >= cap) this.conn.setUnsentCap(undefined);
+    if (this.#acked !== undefined && this.#acked - this.#capFrom >= capBytes) this.conn.setUnsentCap(undefined);
   }
 
   /** Node armed its keep-alive timer at `finish`; while bytes are still queued it would cut them off. */
@@ -270,14 +271,14 @@ export class DeliveryConnection {
     // ... and Node must have given this one the socket (it waits behind responses not tracked here).
     if (d.res.socket !== this.#socket) return false;
     // A new pace must not touch an earlier response's bytes: wait until they have left the socket.
-    if (d.kernelPace !== (this.conn.state.kernelPaceBytesPerSecond ?? null)) {
+    if (d.kernelPaceKbps !== this.conn.state.kernelPaceKbps) {
       const notsent = this.#info?.notsentBytes ?? 0;
       if (this.#socket.writableLength > 0 || (this.#acked !== undefined && notsent > 0)) return true;
     }
     const wireStart = this.#socket.bytesWritten ?? 0;
     // Before the handler runs, so that no byte of a paced body is queued past the cap.
     this.#capFrom = wireStart;
-    this.conn.setUnsentCap(d.kernelPace === null ? undefined : pacedUnsentCap(d.kernelPace));
+    this.conn.setUnsentCap(d.kernelPaceKbps === undefined ? undefined : pacedUnsentCapBytes(d.kernelPaceKbps));
     d.admit(wireStart);
     return false;
   }
@@ -309,7 +310,8 @@ export class DeliveryConnection {
 
   /** Bytes/s the queue drains at, best known: the kernel pace, or the latest delivery-rate sample if lower. */
   #rate(): number | undefined {
-    const pace = this.conn.state.kernelPaceBytesPerSecond;
+    const paceKbps = this.conn.state.kernelPaceKbps;
+    const pace = paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps);
     const delivery = this.#info?.deliveryRate !== undefined ? Number(this.#info.deliveryRate) : undefined;
     const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
     return rates.length > 0 ? Math.min(...rates) : undefined;

@@ -32,10 +32,10 @@ export type TrackedFields = Pick<
 export interface ResponseDeliveryOptions {
   res: ServerResponse;
   /**
-   * Kernel pace (bytes/s) this response puts on the socket, null for none. A response that changes
+   * Kernel pace this response puts on the socket, undefined for none. A response that changes
    * the socket's pace is admitted only once the bytes before it have left the socket.
    */
-  kernelPace: number | null;
+  kernelPaceKbps: number | undefined;
   /** Decides and applies the pace, writes nothing yet, then lets the handler run (`next()`). */
   admit(delivery: ResponseDelivery): void;
   /** Called once, when the delivery has ended. */
@@ -46,7 +46,7 @@ export interface ResponseDeliveryOptions {
 
 export class ResponseDelivery {
   readonly res: ServerResponse;
-  readonly kernelPace: number | null;
+  readonly kernelPaceKbps: number | undefined;
   readonly requestAt = performance.now();
   readonly #wallOffset = Date.now() - this.requestAt;
   readonly #options: ResponseDeliveryOptions;
@@ -66,7 +66,7 @@ export class ResponseDelivery {
 
   constructor(options: ResponseDeliveryOptions) {
     this.res = options.res;
-    this.kernelPace = options.kernelPace;
+    this.kernelPaceKbps = options.kernelPaceKbps;
     this.#options = options;
   }
 

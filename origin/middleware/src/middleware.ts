@@ -14,7 +14,6 @@ import {
   DEFAULT_MIN_PACE_KBPS,
   formatServerTiming,
   isCongestionControl,
-  kbpsToBytesPerSecond,
   type CongestionControl,
   type PacingMechanism,
   type PacingReport,
@@ -151,10 +150,10 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     }
   };
 
-  /** Sets (bytes/s) or removes (null) the socket's kernel pace; false when it cannot. */
-  const applyKernelPace = (conn: ConnectionSocket, bytesPerSecond: number | null, path: string): boolean => {
+  /** Sets or removes (undefined) the socket's kernel pace; false when it cannot. */
+  const applyKernelPace = (conn: ConnectionSocket, paceKbps: number | undefined, path: string): boolean => {
     try {
-      return conn.setKernelPace(bytesPerSecond);
+      return conn.setKernelPace(paceKbps);
     } catch (err) {
       if (!(err instanceof SocketOptionError)) throw err;
       log.debug(`sammy: kernel pacing failed on ${path}: ${err.message}`);
@@ -228,7 +227,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     }
     busySessions.add(connection);
     const conn = connection.conn;
-    const current = conn.state.kernelPaceBytesPerSecond;
+    const current = conn.state.kernelPaceKbps;
     const concurrent = connection.streamsSending;
     const decision = decideConnectionPace({
       shared: true,
@@ -239,12 +238,11 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     });
     let mechanism: PacingMechanism = decision.paceKbps === undefined ? 'none' : resolved.mechanism;
     applyCongestionControl(conn, req);
-    const bytesPerSecond = decision.paceKbps === undefined ? null : kbpsToBytesPerSecond(decision.paceKbps);
-    if (mechanism === 'kernel' || (current !== undefined && bytesPerSecond === null)) {
-      if (applyKernelPace(conn, mechanism === 'kernel' ? bytesPerSecond : null, shared.path)) connection.paceKbps = decision.paceKbps;
+    if (mechanism === 'kernel' || (current !== undefined && decision.paceKbps === undefined)) {
+      if (applyKernelPace(conn, mechanism === 'kernel' ? decision.paceKbps : undefined, shared.path)) connection.paceKbps = decision.paceKbps;
       else if (mechanism === 'kernel') mechanism = 'userspace';
     }
-    if (conn.state.kernelPaceBytesPerSecond !== current) connection.paceChanged();
+    if (conn.state.kernelPaceKbps !== current) connection.paceChanged();
     if (mechanism !== 'kernel') connection.paceKbps = decision.paceKbps;
     const { tcp, congestionControl } = reportPacing(res, conn, {
       requestedRtpKbps: shared.requestedRtpKbps,
@@ -273,7 +271,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     delivery.retransmitsBefore = tcp?.retransmits;
     // Userspace pacing (forced, or the kernel refused) paces each stream at the connection's pace.
     // (A held body stops, and drops what it holds, when its response closes: held-response.ts.)
-    const pacer = mechanism === 'userspace' && bytesPerSecond !== null ? paceResponseInUserspace(res, bytesPerSecond, burstMs) : undefined;
+    const pacer = mechanism === 'userspace' && decision.paceKbps !== undefined ? paceResponseInUserspace(res, decision.paceKbps, burstMs) : undefined;
     delivery.held = pacer;
     connection.add(delivery);
     // Every other body waits at the send gate while the connection is kernel-paced, now or later.
@@ -303,7 +301,6 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       handleShared(req, res, next, session, { path, recordId, requestedRtpKbps, paceKbps, objectType: cmcd.objectType });
       return;
     }
-    const paceBytesPerSecond = paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps);
     // Until admitted, what the response plans; admission may fall back from kernel to userspace.
     let mechanism: PacingMechanism = paceKbps === undefined ? 'none' : resolved.mechanism;
     let congestionControl: string | undefined;
@@ -316,9 +313,9 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     const admit = (delivery: ResponseDelivery): void => {
       const conn = connection.conn;
       applyCongestionControl(conn, req);
-      if (!applyKernelPace(conn, mechanism === 'kernel' ? paceBytesPerSecond! : null, path) && mechanism === 'kernel') {
+      if (!applyKernelPace(conn, mechanism === 'kernel' ? paceKbps : undefined, path) && mechanism === 'kernel') {
         mechanism = 'userspace';
-        applyKernelPace(conn, null, path);
+        applyKernelPace(conn, undefined, path);
       }
       const reported = reportPacing(res, conn, { requestedRtpKbps, appliedPaceKbps: paceKbps, mechanism, recordId });
       const { info, tcp } = reported;
@@ -327,11 +324,11 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
       delivery.retransmitsBefore = tcp?.retransmits;
       // The meter goes under the pacer: it counts what reaches the socket.
       delivery.meter = meterResponse(res, req.socket, delivery.wireStart!);
-      if (mechanism === 'userspace' && paceBytesPerSecond !== undefined) pacer = paceResponseInUserspace(res, paceBytesPerSecond, burstMs);
+      if (mechanism === 'userspace' && paceKbps !== undefined) pacer = paceResponseInUserspace(res, paceKbps, burstMs);
       else if (mechanism === 'kernel' && info?.dataSegsOut !== undefined && unpacedLead(info) > MIN_UNPACED_LEAD_BYTES) {
         // A new connection with large segments (loopback: 64 KB): the kernel would send its first ones
         // unpaced, hundreds of KB at once, so space those here, one per burst, then hand over.
-        pacer = paceResponseInUserspace(res, paceBytesPerSecond!, burstMs, {
+        pacer = paceResponseInUserspace(res, paceKbps!, burstMs, {
           burstBytes: info.sndMss,
           done: () => (safe(() => conn.tcpInfo()?.dataSegsOut) ?? KERNEL_UNPACED_SEGMENTS) >= KERNEL_UNPACED_SEGMENTS,
         });
@@ -343,7 +340,7 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     connection.add(
       new ResponseDelivery({
         res,
-        kernelPace: mechanism === 'kernel' ? paceBytesPerSecond! : null,
+        kernelPaceKbps: mechanism === 'kernel' ? paceKbps : undefined,
         admit,
         onResponseDone: () => pacer?.stop(),
         onRecord: (fields) => {

@@ -5,7 +5,7 @@
  * acknowledgement, the pace only rises (until a media segment without rtp unpaces it: the player's
  * initial phase after a seek or a stall); on an idle session each request's own rtp (or none) decides.
  * While the session is kernel-paced its bodies wait at the send gate (`hold`, connection.ts
- * pacedSendGate), so that the kernel never holds more than a tenth of a second of them: Node's HTTP/2
+ * sendGateBytes), so that the kernel never holds more than a tenth of a second of them: Node's HTTP/2
  * reads nothing from the client while a write to a full socket is unfinished.
  *
  * Delivery is followed in the kernel's byte count (TCP_INFO bytes_acked + SIOCOUTQ), the only one that
@@ -20,7 +20,8 @@ import { constants as h2, type Http2Session } from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
-import { ConnectionSocket, pacedSendGate } from './connection.js';
+import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
+import { ConnectionSocket, sendGateBytes } from './connection.js';
 import { holdResponse, type HeldResponse } from './held-response.js';
 import { trackedFields, type TrackedFields } from './delivery-tracker.js';
 import type { DeliveryLimits } from './delivery-connection.js';
@@ -245,7 +246,7 @@ export class SharedConnection {
       if (sentOffset === undefined) {
         try {
           const info = this.conn.tcpInfo();
-          const outq = this.conn.sendQueue();
+          const outq = this.conn.sendQueueBytes();
           // Without TCP_INFO nothing says the kernel has sent it: count it.
           sentOffset = info?.bytesAcked === undefined || outq === undefined ? -1 : Number(info.bytesAcked) + outq - (info.notsentBytes ?? 0);
         } catch {
@@ -314,12 +315,12 @@ export class SharedConnection {
   /**
    * Holds a response's body in userspace while the connection is kernel-paced and its unsent bytes
    * (the kernel's, Node's TLS buffer, this middleware's streams) are at the send gate (connection.ts,
-   * pacedSendGate); once half of that has left, it tops them up to the gate again.
+   * sendGateBytes); once half of that has left, it tops them up to the gate again.
    */
   hold(delivery: StreamDelivery): void {
     const gateBytes = () => {
-      const pace = this.#closed ? undefined : this.conn.state.kernelPaceBytesPerSecond;
-      return pace === undefined ? undefined : pacedSendGate(pace);
+      const paceKbps = this.#closed ? undefined : this.conn.state.kernelPaceKbps;
+      return paceKbps === undefined ? undefined : sendGateBytes(paceKbps);
     };
     delivery.held = holdResponse(delivery.res, {
       allowance: () => {
@@ -330,8 +331,8 @@ export class SharedConnection {
         return (gateBytes() ?? 0) / 2;
       },
       waitMs: (need, allowed) => {
-        const pace = this.conn.state.kernelPaceBytesPerSecond;
-        return pace === undefined ? 0 : Math.max(MIN_POLL_MS, ((need - allowed) * 1000) / pace);
+        const paceKbps = this.conn.state.kernelPaceKbps;
+        return paceKbps === undefined ? 0 : Math.max(MIN_POLL_MS, ((need - allowed) * 1000) / kbpsToBytesPerSecond(paceKbps));
       },
     });
   }
@@ -350,7 +351,7 @@ export class SharedConnection {
   #unsentBytes(): number {
     let queued = this.#socketBuffered();
     try {
-      queued += this.conn.unsentQueue() ?? 0;
+      queued += this.conn.unsentQueueBytes() ?? 0;
     } catch {
       // No ioctl: Node's queues are all that is known.
     }
@@ -373,7 +374,7 @@ export class SharedConnection {
     if (this.#closed) return;
     try {
       const info = this.conn.tcpInfo();
-      const outq = this.conn.sendQueue();
+      const outq = this.conn.sendQueueBytes();
       if (!info || info.bytesAcked === undefined || outq === undefined) return;
       const acked = Number(info.bytesAcked);
       if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
@@ -484,7 +485,8 @@ export class SharedConnection {
   }
 
   #rate(): number | undefined {
-    const pace = this.conn.state.kernelPaceBytesPerSecond;
+    const paceKbps = this.conn.state.kernelPaceKbps;
+    const pace = paceKbps === undefined ? undefined : kbpsToBytesPerSecond(paceKbps);
     const delivery = this.#info?.deliveryRate !== undefined ? Number(this.#info.deliveryRate) : undefined;
     const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
     return rates.length > 0 ? Math.min(...rates) : undefined;

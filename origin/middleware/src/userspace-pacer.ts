@@ -4,6 +4,7 @@
  * is held (held-response.ts) and leaves at the pace rate in bursts of at most `burstMs` worth.
  */
 import type { ServerResponse } from 'node:http';
+import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { holdResponse, type HeldResponse } from './held-response.js';
 
 /** Largest burst, in milliseconds of data at the pace rate (the kernel sends ~1 ms per burst). */
@@ -27,10 +28,12 @@ export interface HandOff {
 
 export function paceResponseInUserspace(
   res: ServerResponse,
-  bytesPerSecond: number,
+  paceKbps: number,
   burstMs: number = DEFAULT_BURST_MS,
   handOff?: HandOff,
 ): UserspacePacer {
+  // A token bucket counts bytes: the pace in the bucket's unit.
+  const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
   const burstBytes = handOff ? Math.max(1, handOff.burstBytes) : Math.max(MIN_BURST_BYTES, Math.round((bytesPerSecond * burstMs) / 1000));
   let tokens = burstBytes;
   let refilledAt = performance.now();

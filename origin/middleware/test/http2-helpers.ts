@@ -7,7 +7,7 @@ import Router from 'router';
 import serveStatic from 'serve-static';
 import { generate } from 'selfsigned';
 import { kbpsToBytesPerSecond, MEDIA_PATH } from 'sammy-pacing-protocol';
-import { pacedSendGate } from '../src/connection.js';
+import { sendGateBytes } from '../src/connection.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
 import type { PacingMode } from '../src/pacing-mechanism.js';
@@ -77,7 +77,7 @@ export async function startH2Origin(
 /** The send gate (connection.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
 export function sendGateAt(paceKbps: number): { bytes: number; ms: number } {
   const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
-  const bytes = pacedSendGate(bytesPerSecond);
+  const bytes = sendGateBytes(paceKbps);
   return { bytes, ms: (bytes * 1000) / bytesPerSecond };
 }
 
