@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import express from 'express';
 import { kbpsToBytesPerSecond, MEDIA_PATH } from 'sammy-pacing-protocol';
 import { silentLogger } from '../src/logger.js';
-import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
+import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
+import type { SammyPacingOptions } from '../src/options.js';
 import type { PacingMode } from '../src/pacing-mechanism.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
 

@@ -1,6 +1,8 @@
 /**
- * Per-connection pacing state. A kernel pace stays on the socket after its response, so the
- * next request on a kept-alive connection must reset it when it asks for none.
+ * A connection's socket as the pacing sets it: kernel pace, send buffer, unsent cap, congestion
+ * control. The state is kept per socket because it outlives a response: a kernel pace stays on the
+ * socket after its response, so the next request on a kept-alive connection must reset it when it
+ * asks for none.
  */
 import type { Socket } from 'node:net';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
@@ -50,7 +52,7 @@ const MAX_PACED_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 const UNPACED_SEND_BUFFER_BYTES = 2 * 1024 * 1024;
 /**
  * Unsent bytes a paced response may queue in the kernel until its client has acknowledged that much of
- * it (delivery-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
+ * it (http1-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
  * Without it a client that never reads pinned the whole send buffer at once (2 MB at 8 Mbps): 500 such
  * clients held 1 GB of kernel memory, and the origin's writes to its other sockets then copied ~20×
  * slower (perf: _copy_from_iter) — bench stalled: normal clients' first responses waited 0.3–0.6 s,
@@ -68,7 +70,7 @@ export function pacedUnsentCapBytes(paceKbps: number): number {
 
 /**
  * HTTP/2 send gate: a kernel-paced HTTP/2 connection's bodies are handed to Node only while fewer of
- * its bytes than this wait unsent in the kernel and in Node (shared-connection.ts holds the rest in
+ * its bytes than this wait unsent in the kernel and in Node (http2-connection.ts holds the rest in
  * userspace): 100 ms at the pace, at least two 64 KB packets (the kernel paces whole TSO packets;
  * loopback's are 64 KB, and one must stay queued while the next chunk is read), at most half the
  * largest paced send buffer. Node's HTTP/2 session reads nothing from its client while a write to its
