@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../src/middleware.js';
+import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../src/options.js';
 import { cmcdQuery } from '../test/helpers.js';
 import { closeChild, nextMessage, spawnNodeChild } from './child-process.js';
 import { pacedLoad, probeManifest } from './clients.js';

@@ -4,7 +4,8 @@
  *   app.use(cors(sammyCorsOptions));  // cross-origin players (the `cors` package)
  *   app.use(sammyPacing());          // before express.static or any handler that writes the body
  */
-export { sammyPacing, DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions, type SammyPacingHandler } from './middleware.js';
+export { sammyPacing, type SammyPacingHandler } from './middleware.js';
+export { DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions } from './options.js';
 export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './delivery-records.js';
 export {
   sammyRecords,

@@ -92,10 +92,10 @@ function get(fd: number, level: number, name: number, size: number, what: string
   return buf.subarray(0, len[0]);
 }
 
-/** Sets SO_MAX_PACING_RATE in bytes per second; `null` removes the ceiling. */
-export function setMaxPacingRate(fd: number, bytesPerSecond: number | null): void {
+/** Sets SO_MAX_PACING_RATE (the kernel's unit: bytes per second); `null` removes the ceiling. */
+export function setMaxPacingRate(fd: number, paceBytesPerSecond: number | null): void {
   const value = Buffer.alloc(8);
-  value.writeBigUInt64LE(bytesPerSecond === null ? UNLIMITED : BigInt(Math.round(bytesPerSecond)));
+  value.writeBigUInt64LE(paceBytesPerSecond === null ? UNLIMITED : BigInt(Math.round(paceBytesPerSecond)));
   set(fd, SOL_SOCKET, SO_MAX_PACING_RATE, value, 'SO_MAX_PACING_RATE');
 }
 

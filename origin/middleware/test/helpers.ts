@@ -9,7 +9,8 @@ import express from 'express';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { silentLogger } from '../src/logger.js';
-import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
+import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
+import type { SammyPacingOptions } from '../src/options.js';
 import type { PacingMode } from '../src/pacing-mechanism.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
 

@@ -8,9 +8,10 @@ import serveStatic from 'serve-static';
 import { generate } from 'selfsigned';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
-import { pacedSendGate } from '../src/connection.js';
+import { sendGateBytes } from '../src/connection-socket.js';
 import { silentLogger } from '../src/logger.js';
-import { sammyPacing, type SammyPacingHandler, type SammyPacingOptions } from '../src/middleware.js';
+import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
+import type { SammyPacingOptions } from '../src/options.js';
 import type { PacingMode } from '../src/pacing-mechanism.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
 import { ETHERNET_MSS } from './helpers.js';
@@ -75,10 +76,10 @@ export async function startH2Origin(
   };
 }
 
-/** The send gate (connection.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
+/** The send gate (connection-socket.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
 export function sendGateAt(paceKbps: number): { bytes: number; ms: number } {
   const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
-  const bytes = pacedSendGate(bytesPerSecond);
+  const bytes = sendGateBytes(paceKbps);
   return { bytes, ms: (bytes * 1000) / bytesPerSecond };
 }
 

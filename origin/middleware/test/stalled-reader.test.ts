@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectionState, pacedUnsentCap } from '../src/connection.js';
+import { connectionState, pacedUnsentCapBytes } from '../src/connection-socket.js';
 import { readTcpInfo, socketFd } from '../src/socket-options.js';
 import { activeResources, bodyBytesFor, cmcdQuery, get, makeMediaDir, serverConnections, startTestOrigin, waitFor } from './helpers.js';
 import { connectRaw, request } from './raw-http.js';
@@ -63,7 +62,7 @@ describe.each(CASES)('a reader that stops, %s pacing, rtp %s', (mechanism, rtp) 
 
 describe('the kernel queue of a paced response', () => {
   const RTP = 8000;
-  const cap = pacedUnsentCap(kbpsToBytesPerSecond(RTP));
+  const cap = pacedUnsentCapBytes(RTP);
 
   it('holds at most the unsent cap for a client that never reads, and lifts it for one that reads', async () => {
     const origin = await startTestOrigin(media.dir, { pacing: 'kernel', progressTimeoutMs: 60_000 });
@@ -73,19 +72,19 @@ describe('the kernel queue of a paced response', () => {
       const raw = await connectRaw(origin.port, { receiveBuffer: 16 * 1024 });
       raw.socket.pause();
       raw.socket.write(request(`/media/test/seg-40000.m4s?${cmcdQuery(RTP)}`));
-      await waitFor(() => sockets.length === 1 && connectionState(sockets[0]!).unsentCap !== undefined);
+      await waitFor(() => sockets.length === 1 && connectionState(sockets[0]!).unsentCapBytes !== undefined);
       // Its window shuts within a few segments; what Node could write meanwhile is bounded by the cap.
       await new Promise((r) => setTimeout(r, 500));
       const stalled = readTcpInfo(socketFd(sockets[0]!)!);
       // One TSO packet of slack: the kernel checks the cap before it starts a new one.
       expect(stalled.notsentBytes!).toBeLessThanOrEqual(cap + 64 * 1024);
-      expect(connectionState(sockets[0]!).unsentCap).toBe(cap);
+      expect(connectionState(sockets[0]!).unsentCapBytes).toBe(cap);
       raw.socket.destroy();
 
       // A client that reads is uncapped once it has acknowledged more than the cap.
       const res = await get(origin, `/media/test/seg-40000.m4s?${cmcdQuery(RTP * 4)}`);
       expect(res.status).toBe(200);
-      expect(connectionState(sockets[1]!).unsentCap).toBeUndefined();
+      expect(connectionState(sockets[1]!).unsentCapBytes).toBeUndefined();
     } finally {
       await origin.close();
     }

@@ -1,6 +1,6 @@
 /**
- * A connection's deliveries, in request order. One place per socket that knows what the kernel
- * still holds, and so:
+ * An HTTP/1.1 connection's deliveries, in request order. One place per socket that knows what the
+ * kernel still holds, and so:
  * - admits each response only once the previous one is written, and — when it changes the socket's
  *   pace — once the previous one's bytes have left the socket (TCP_INFO notsent = 0): every response
  *   is paced at its own rate, also with HTTP/1.1 pipelining;
@@ -10,26 +10,21 @@
  *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
  * - drops (resets) a connection whose client acknowledges nothing for the progress timeout;
  * - caps a paced response's unsent bytes in the kernel until its client has acknowledged as many
- *   (connection.ts, pacedUnsentCap): a client that never reads holds a few hundred KB, not the send buffer.
+ *   (connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
-import { ConnectionSocket, pacedUnsentCap } from './connection.js';
-import type { ResponseDelivery } from './delivery-tracker.js';
-import type { SammyLogger } from './logger.js';
+import type { Admission } from './admission.js';
+import { ConnectionSocket, pacedUnsentCapBytes } from './connection-socket.js';
+import { ResponseDelivery } from './http1-delivery.js';
+import type { EngineSettings } from './options.js';
+import type { PacedConnection } from './paced-connection.js';
+import type { PacedResponse } from './paced-response.js';
+import { drainPollMs, progressCheckMs } from './polling.js';
 import { lastAckAt, type TcpInfo } from './tcp-info.js';
+import { kernelHandOff } from './userspace-pacer.js';
 
-export interface DeliveryLimits {
-  /** No byte acknowledged for this long while some are outstanding: the connection is reset. */
-  progressTimeoutMs: number;
-}
-
-const MIN_POLL_MS = 2;
-const MAX_POLL_MS = 250;
 /** Poll interval when no rate is known (an unpaced socket's queue drains at the path's speed). */
 const UNKNOWN_RATE_POLL_MS = 5;
-/** While a response is being written, acknowledgements are checked this often per progress timeout. */
-const PROGRESS_CHECKS_PER_TIMEOUT = 8;
-const MAX_PROGRESS_CHECK_MS = 5000;
 /** TCP state: the connection is gone (reset, or fully closed): nothing more can be delivered. */
 const TCP_CLOSE = 7;
 
@@ -39,12 +34,13 @@ interface NodeServerSocket extends Socket {
   resetAndClosing?: boolean;
 }
 
-export class DeliveryConnection {
-  readonly conn: ConnectionSocket;
+export class Http1Connection implements PacedConnection {
+  readonly id: number;
+  readonly #conn: ConnectionSocket;
   readonly #socket: NodeServerSocket;
-  readonly #limits: DeliveryLimits;
-  readonly #log: SammyLogger;
-  readonly #onIdle: (c: DeliveryConnection) => void;
+  readonly #admission: Admission;
+  readonly #settings: EngineSettings;
+  readonly #onIdle: (c: Http1Connection) => void;
   /** Unrecorded deliveries, in request order. */
   readonly #queue: ResponseDelivery[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -68,21 +64,19 @@ export class DeliveryConnection {
   /** Stream offset where the response the unsent cap was set for begins. */
   #capFrom = 0;
 
-  constructor(socket: Socket, limits: DeliveryLimits, log: SammyLogger, onIdle: (c: DeliveryConnection) => void) {
+  constructor(id: number, socket: Socket, admission: Admission, settings: EngineSettings, onIdle: (c: Http1Connection) => void) {
+    this.id = id;
     this.#socket = socket as NodeServerSocket;
-    this.conn = new ConnectionSocket(socket);
-    this.#limits = limits;
-    this.#log = log;
+    this.#conn = new ConnectionSocket(socket);
+    this.#admission = admission;
+    this.#settings = settings;
     this.#onIdle = onIdle;
     this.#hookSocket();
   }
 
-  get active(): boolean {
-    return this.#queue.length > 0;
-  }
-
   /** Queues a response; it is admitted (its handler runs) at once when nothing before it is in the way. */
-  add(delivery: ResponseDelivery): void {
+  deliver(response: PacedResponse): void {
+    const delivery = new ResponseDelivery(response);
     const { res } = delivery;
     if (this.#closed) {
       delivery.end('closed', undefined, true);
@@ -146,10 +140,10 @@ export class DeliveryConnection {
   }
 
   #liftUnsentCap(): void {
-    const cap = this.conn.state.unsentCap;
-    if (cap === undefined) return;
+    const capBytes = this.#conn.state.unsentCapBytes;
+    if (capBytes === undefined) return;
     this.#readInfo();
-    if (this.#acked !== undefined && this.#acked - this.#capFrom >= cap) this.conn.setUnsentCap(undefined);
+    if (this.#acked !== undefined && this.#acked - this.#capFrom >= capBytes) this.#conn.setUnsentCap(undefined);
   }
 
   /** Node armed its keep-alive timer at `finish`; while bytes are still queued it would cut them off. */
@@ -174,7 +168,7 @@ export class DeliveryConnection {
   #readInfo(): void {
     if (this.#closing) return;
     try {
-      const info = this.conn.tcpInfo();
+      const info = this.#conn.tcpInfo();
       if (!info || info.bytesAcked === undefined) return this.#nodeProgress();
       this.#info = info;
       this.#infoAt = performance.now();
@@ -182,7 +176,7 @@ export class DeliveryConnection {
       if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
       this.#acked = acked;
     } catch (err) {
-      this.#log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
+      this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
     }
   }
 
@@ -205,7 +199,7 @@ export class DeliveryConnection {
       this.#pumpNow();
     } catch (err) {
       // A bug here must not take the server down: end what is tracked, log it.
-      this.#log.warn(`sammy: delivery tracking failed: ${(err as Error).stack ?? String(err)}`);
+      this.#settings.log.warn(`sammy: delivery tracking failed: ${(err as Error).stack ?? String(err)}`);
       for (const d of this.#queue.splice(0)) d.end('closed', undefined, false);
       this.#stopTimer();
       this.#onIdle(this);
@@ -250,9 +244,9 @@ export class DeliveryConnection {
     // The clock starts when bytes are first seen outstanding (late rather than early: never drop too soon).
     if (outstanding === 0 || !this.#wasOutstanding) this.#lastProgressAt = now;
     this.#wasOutstanding = outstanding > 0;
-    if (outstanding > 0 && now - this.#lastProgressAt >= this.#limits.progressTimeoutMs && !this.#socket.destroyed) {
+    if (outstanding > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs && !this.#socket.destroyed) {
       this.#stalled = true;
-      this.#log.debug(`sammy: no progress for ${Math.round(now - this.#lastProgressAt)} ms, ${outstanding} bytes outstanding: connection reset`);
+      this.#settings.log.debug(`sammy: no progress for ${Math.round(now - this.#lastProgressAt)} ms, ${outstanding} bytes outstanding: connection reset`);
       this.#socket.resetAndDestroy();
       return;
     }
@@ -270,16 +264,27 @@ export class DeliveryConnection {
     // ... and Node must have given this one the socket (it waits behind responses not tracked here).
     if (d.res.socket !== this.#socket) return false;
     // A new pace must not touch an earlier response's bytes: wait until they have left the socket.
-    if (d.kernelPace !== (this.conn.state.kernelPaceBytesPerSecond ?? null)) {
+    if (d.kernelPaceKbps !== this.#conn.state.kernelPaceKbps) {
       const notsent = this.#info?.notsentBytes ?? 0;
       if (this.#socket.writableLength > 0 || (this.#acked !== undefined && notsent > 0)) return true;
     }
     const wireStart = this.#socket.bytesWritten ?? 0;
     // Before the handler runs, so that no byte of a paced body is queued past the cap.
     this.#capFrom = wireStart;
-    this.conn.setUnsentCap(d.kernelPace === null ? undefined : pacedUnsentCap(d.kernelPace));
-    d.admit(wireStart);
+    this.#conn.setUnsentCap(d.kernelPaceKbps === undefined ? undefined : pacedUnsentCapBytes(d.kernelPaceKbps));
+    this.#admit(d, wireStart);
     return false;
+  }
+
+  /** Its turn has come: its pace is set before the head is written, then its handler runs. */
+  #admit(d: ResponseDelivery, wireStart: number): void {
+    const { response } = d;
+    d.admit(this.#socket, wireStart);
+    const info = this.#admission.admit(this.#conn, response, { paceKbps: response.request.paceKbps });
+    const { appliedPaceKbps, mechanism } = response.pacing;
+    const handOff = mechanism === 'kernel' && appliedPaceKbps !== undefined ? kernelHandOff(appliedPaceKbps, info, this.#conn) : undefined;
+    if (handOff) response.writes.hold(handOff);
+    response.start();
   }
 
   #rearmKeepAlive(): void {
@@ -293,26 +298,14 @@ export class DeliveryConnection {
     let ms: number | undefined;
     const draining = this.#queue.some((d) => d.finished) || this.#destroyWhenDelivered;
     if (this.#acked !== undefined && (draining || waitingForDrain) && outstanding > 0) {
-      // Half the time what is left should take: frequent near the end, where the record's end time is read.
       const left = waitingForDrain ? (this.#info?.notsentBytes ?? outstanding) : outstanding;
-      const rate = this.#rate();
-      // No acknowledgement can come sooner than a fraction of a round trip: no point polling faster.
-      const min = Math.max(MIN_POLL_MS, (this.#info?.rttUs ?? 0) / 4000);
-      ms = Math.min(MAX_POLL_MS, Math.max(min, rate ? (left * 1000) / rate / 2 : UNKNOWN_RATE_POLL_MS));
+      ms = drainPollMs(left, this.#conn.state.kernelPaceKbps, this.#info, UNKNOWN_RATE_POLL_MS);
     } else if (this.#queue.some((d) => d.admitted && !d.done) || outstanding > 0) {
-      ms = Math.min(MAX_PROGRESS_CHECK_MS, Math.max(MIN_POLL_MS, this.#limits.progressTimeoutMs / PROGRESS_CHECKS_PER_TIMEOUT));
+      ms = progressCheckMs(this.#settings.progressTimeoutMs);
     } else if (waitingForDrain) {
       ms = UNKNOWN_RATE_POLL_MS;
     }
     if (ms !== undefined) this.#timer = setTimeout(() => this.#pump(), ms);
-  }
-
-  /** Bytes/s the queue drains at, best known: the kernel pace, or the latest delivery-rate sample if lower. */
-  #rate(): number | undefined {
-    const pace = this.conn.state.kernelPaceBytesPerSecond;
-    const delivery = this.#info?.deliveryRate !== undefined ? Number(this.#info.deliveryRate) : undefined;
-    const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
-    return rates.length > 0 ? Math.min(...rates) : undefined;
   }
 
   #stopTimer(): void {

@@ -1,8 +1,11 @@
 /**
- * Per-connection pacing state. A kernel pace stays on the socket after its response, so the
- * next request on a kept-alive connection must reset it when it asks for none.
+ * A connection's socket as the pacing sets it: kernel pace, send buffer, unsent cap, congestion
+ * control. The state is kept per socket because it outlives a response: a kernel pace stays on the
+ * socket after its response, so the next request on a kept-alive connection must reset it when it
+ * asks for none.
  */
 import type { Socket } from 'node:net';
+import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import {
   getCongestionControl,
   readTcpInfo,
@@ -17,16 +20,16 @@ import {
 import type { TcpInfo } from './tcp-info.js';
 
 export interface ConnectionState {
-  /** Kernel pace ceiling set on the socket, bytes/s; undefined when none is. */
-  kernelPaceBytesPerSecond?: number;
+  /** Kernel pace ceiling set on the socket (SO_MAX_PACING_RATE); undefined when none is. */
+  kernelPaceKbps?: number;
   /** Congestion control in force, once read. */
   congestionControl?: string;
   /** The configured congestion control was applied (or tried) on this connection. */
   configuredCcApplied: boolean;
   /** SO_SNDBUF was set (Linux then stops autotuning the send buffer for good). */
   sendBufferPinned: boolean;
-  /** TCP_NOTSENT_LOWAT in force, bytes; undefined for the system's (none). */
-  unsentCap?: number;
+  /** TCP_NOTSENT_LOWAT in force; undefined for the system's (none). */
+  unsentCapBytes?: number;
 }
 
 /**
@@ -38,18 +41,18 @@ export interface ConnectionState {
  * connection can hold (≤ 2 × 4 MB, less at paces under 32 Mbps); it is only used while data is
  * queued, and the progress timeout bounds how long a client that stops reading can keep it full.
  */
-export const PACED_SEND_BUFFER_SECONDS = 1;
-export const MIN_PACED_SEND_BUFFER = 256 * 1024;
-export const MAX_PACED_SEND_BUFFER = 4 * 1024 * 1024;
+const PACED_SEND_BUFFER_SECONDS = 1;
+const MIN_PACED_SEND_BUFFER_BYTES = 256 * 1024;
+const MAX_PACED_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /**
  * Send buffer for an unpaced response on a socket an earlier paced response pinned: Linux cannot
  * return a socket to autotuning, so give it what autotuning would reach (tcp_wmem's default maximum,
  * 4 MB, once doubled) rather than leave an unpaced download limited by a small paced buffer.
  */
-export const UNPACED_SEND_BUFFER = 2 * 1024 * 1024;
+const UNPACED_SEND_BUFFER_BYTES = 2 * 1024 * 1024;
 /**
  * Unsent bytes a paced response may queue in the kernel until its client has acknowledged that much of
- * it (delivery-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
+ * it (http1-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
  * Without it a client that never reads pinned the whole send buffer at once (2 MB at 8 Mbps): 500 such
  * clients held 1 GB of kernel memory, and the origin's writes to its other sockets then copied ~20×
  * slower (perf: _copy_from_iter) — bench stalled: normal clients' first responses waited 0.3–0.6 s,
@@ -57,17 +60,17 @@ export const UNPACED_SEND_BUFFER = 2 * 1024 * 1024;
  * wakes Node to refill it several times a second (bench cpu: kernel-paced CPU 1.1–1.7× unpaced with a
  * fixed ¼–½ s cap, 0.7–1.1× without).
  */
-export const PACED_UNSENT_CAP_SECONDS = 0.25;
-export const MIN_PACED_UNSENT_CAP = 128 * 1024;
+const PACED_UNSENT_CAP_SECONDS = 0.25;
+const MIN_PACED_UNSENT_CAP_BYTES = 128 * 1024;
 
-/** The unsent cap (bytes) for a paced response at `bytesPerSecond`. */
-export function pacedUnsentCap(bytesPerSecond: number): number {
-  return Math.max(MIN_PACED_UNSENT_CAP, Math.round(bytesPerSecond * PACED_UNSENT_CAP_SECONDS));
+/** The unsent cap of a response paced at `paceKbps`. */
+export function pacedUnsentCapBytes(paceKbps: number): number {
+  return Math.max(MIN_PACED_UNSENT_CAP_BYTES, Math.round(kbpsToBytesPerSecond(paceKbps) * PACED_UNSENT_CAP_SECONDS));
 }
 
 /**
  * HTTP/2 send gate: a kernel-paced HTTP/2 connection's bodies are handed to Node only while fewer of
- * its bytes than this wait unsent in the kernel and in Node (shared-connection.ts holds the rest in
+ * its bytes than this wait unsent in the kernel and in Node (http2-connection.ts holds the rest in
  * userspace): 100 ms at the pace, at least two 64 KB packets (the kernel paces whole TSO packets;
  * loopback's are 64 KB, and one must stay queued while the next chunk is read), at most half the
  * largest paced send buffer. Node's HTTP/2 session reads nothing from its client while a write to its
@@ -76,12 +79,13 @@ export function pacedUnsentCap(bytesPerSecond: number): number {
  * request only after 0.3–0.6 s, and a new stream's first byte waited behind up to two seconds of the
  * others'. Held in userspace, a reset stream's bytes are also dropped rather than sent.
  */
-export const SEND_GATE_SECONDS = 0.1;
-export const MIN_SEND_GATE_BYTES = 128 * 1024;
+const SEND_GATE_SECONDS = 0.1;
+const MIN_SEND_GATE_BYTES = 128 * 1024;
 
-/** The send gate (bytes) of a connection paced at `bytesPerSecond`. */
-export function pacedSendGate(bytesPerSecond: number): number {
-  return Math.min(MAX_PACED_SEND_BUFFER / 2, Math.max(MIN_SEND_GATE_BYTES, Math.round(bytesPerSecond * SEND_GATE_SECONDS)));
+/** The send gate of a connection paced at `paceKbps`. */
+export function sendGateBytes(paceKbps: number): number {
+  const paced = Math.round(kbpsToBytesPerSecond(paceKbps) * SEND_GATE_SECONDS);
+  return Math.min(MAX_PACED_SEND_BUFFER_BYTES / 2, Math.max(MIN_SEND_GATE_BYTES, paced));
 }
 
 const connections = new WeakMap<Socket, ConnectionState>();
@@ -107,24 +111,26 @@ export class ConnectionSocket {
   }
 
   /**
-   * Sets (bytes/s) or removes (null) the kernel pace ceiling. Returns false when there is no fd.
-   * Nothing is done when the socket already has that ceiling (or none, for null).
+   * Sets the kernel pace ceiling, or removes it (undefined). Returns false when there is no fd.
+   * Nothing is done when the socket already has that ceiling (or none).
    */
-  setKernelPace(bytesPerSecond: number | null): boolean {
+  setKernelPace(paceKbps: number | undefined): boolean {
     const fd = this.fd;
     if (fd === undefined) return false;
-    if ((bytesPerSecond ?? undefined) === this.state.kernelPaceBytesPerSecond) return true;
-    setMaxPacingRate(fd, bytesPerSecond);
-    this.state.kernelPaceBytesPerSecond = bytesPerSecond ?? undefined;
-    const sendBuffer =
-      bytesPerSecond !== null
-        ? Math.min(MAX_PACED_SEND_BUFFER, Math.max(MIN_PACED_SEND_BUFFER, bytesPerSecond * PACED_SEND_BUFFER_SECONDS))
+    if (paceKbps === this.state.kernelPaceKbps) return true;
+    // The one conversion on the way to setsockopt: the kernel takes bytes per second.
+    const paceBytesPerSecond = paceKbps === undefined ? null : kbpsToBytesPerSecond(paceKbps);
+    setMaxPacingRate(fd, paceBytesPerSecond);
+    this.state.kernelPaceKbps = paceKbps;
+    const sendBufferBytes =
+      paceBytesPerSecond !== null
+        ? Math.min(MAX_PACED_SEND_BUFFER_BYTES, Math.max(MIN_PACED_SEND_BUFFER_BYTES, paceBytesPerSecond * PACED_SEND_BUFFER_SECONDS))
         : this.state.sendBufferPinned
-          ? UNPACED_SEND_BUFFER
+          ? UNPACED_SEND_BUFFER_BYTES
           : undefined;
-    if (sendBuffer !== undefined) {
+    if (sendBufferBytes !== undefined) {
       try {
-        setSendBuffer(fd, sendBuffer);
+        setSendBuffer(fd, sendBufferBytes);
         this.state.sendBufferPinned = true;
       } catch {
         // Only an optimisation: pacing works with the default buffer.
@@ -137,12 +143,12 @@ export class ConnectionSocket {
    * Caps (bytes) or uncaps (undefined) how much written data the kernel holds unsent (TCP_NOTSENT_LOWAT).
    * Nothing is done when the socket already has that cap; only a memory bound, so failures are ignored.
    */
-  setUnsentCap(bytes: number | undefined): void {
+  setUnsentCap(capBytes: number | undefined): void {
     const fd = this.fd;
-    if (fd === undefined || bytes === this.state.unsentCap) return;
+    if (fd === undefined || capBytes === this.state.unsentCapBytes) return;
     try {
-      setNotSentLowat(fd, bytes ?? 0);
-      this.state.unsentCap = bytes;
+      setNotSentLowat(fd, capBytes ?? 0);
+      this.state.unsentCapBytes = capBytes;
     } catch {
       // Without it the send buffer is the bound, as before.
     }
@@ -154,13 +160,13 @@ export class ConnectionSocket {
   }
 
   /** Bytes written and not yet sent (SIOCOUTQNSD); undefined without an fd. */
-  unsentQueue(): number | undefined {
+  unsentQueueBytes(): number | undefined {
     const fd = this.fd;
     return fd === undefined ? undefined : unsentQueueBytes(fd);
   }
 
   /** Bytes written and not yet acknowledged (SIOCOUTQ); undefined without an fd. */
-  sendQueue(): number | undefined {
+  sendQueueBytes(): number | undefined {
     const fd = this.fd;
     return fd === undefined ? undefined : sendQueueBytes(fd);
   }

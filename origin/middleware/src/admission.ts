@@ -1,0 +1,131 @@
+/**
+ * What every response goes through when its turn has come on its connection, HTTP/1.1 or HTTP/2:
+ * the connection's congestion control, the pace on its socket (in the kernel, or in userspace where the
+ * socket refuses), then the report to the observers (Server-Timing), read from TCP_INFO after the pace
+ * is set so that it says what really paces this body. All before the handler runs: the head is not
+ * written yet.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  CONGESTION_CONTROL_HEADER,
+  isCongestionControl,
+  type ConnectionPaceReason,
+  type PacingMechanism,
+  type PacingReport,
+} from 'sammy-pacing-protocol';
+import type { ConnectionSocket } from './connection-socket.js';
+import type { EngineSettings } from './options.js';
+import type { PacedResponse } from './paced-response.js';
+import { SocketOptionError } from './socket-options.js';
+import type { TcpInfo } from './tcp-info.js';
+import { tcpInfoReport } from './tcp-report.js';
+import { userspacePacing } from './userspace-pacer.js';
+
+/** The congestion-control request header as Node keys it (lower case). */
+const CONGESTION_CONTROL_HEADER_KEY = CONGESTION_CONTROL_HEADER.toLowerCase();
+
+/** The pace a response gets on its connection. */
+export interface ConnectionPace {
+  paceKbps: number | undefined;
+  /** HTTP/2: how the shared connection's pace was decided, and the other responses still sending then. */
+  sharedConnection?: { reason: ConnectionPaceReason; concurrent: number };
+}
+
+export class Admission {
+  readonly #settings: EngineSettings;
+  readonly #paced: (res: ServerResponse, report: PacingReport) => void;
+
+  constructor(settings: EngineSettings, paced: (res: ServerResponse, report: PacingReport) => void) {
+    this.#settings = settings;
+    this.#paced = paced;
+  }
+
+  /**
+   * Paces `response` at `pace` on `socket` and settles `response.pacing`; a userspace pace holds its
+   * body in a token bucket. Returns the TCP_INFO read once the pace was set (undefined without one).
+   */
+  admit(socket: ConnectionSocket, response: PacedResponse, pace: ConnectionPace): TcpInfo | undefined {
+    const { req, res, request } = response;
+    this.#applyCongestionControl(socket, req);
+    const mechanism = this.#applyPace(socket, pace.paceKbps, request.path);
+    const info = this.#tcpInfo(socket);
+    const tcp = tcpInfoReport(info);
+    let congestionControl: string | undefined;
+    try {
+      congestionControl = socket.congestionControl();
+    } catch {
+      // Reported when known.
+    }
+    this.#paced(res, {
+      requestedRtpKbps: request.requestedRtpKbps,
+      appliedPaceKbps: pace.paceKbps,
+      mechanism,
+      recordId: request.recordId,
+      sharedConnection: pace.sharedConnection,
+      congestionControl,
+      ...tcp,
+    });
+    response.pacing = {
+      appliedPaceKbps: pace.paceKbps,
+      mechanism,
+      congestionControl,
+      paceReason: pace.sharedConnection?.reason,
+      retransmitsBefore: tcp?.retransmits,
+    };
+    if (mechanism === 'userspace' && pace.paceKbps !== undefined) {
+      response.writes.hold(userspacePacing(pace.paceKbps, this.#settings.userspaceBurstMs));
+    }
+    return info;
+  }
+
+  /**
+   * The pace in the kernel where the engine paces there and the socket takes it; otherwise no kernel
+   * pace may stay from an earlier response, and a paced response is paced in userspace.
+   */
+  #applyPace(socket: ConnectionSocket, paceKbps: number | undefined, path: string): PacingMechanism {
+    const { mechanism } = this.#settings;
+    if (paceKbps !== undefined && mechanism === 'kernel' && this.#setKernelPace(socket, paceKbps, path)) return 'kernel';
+    if (socket.state.kernelPaceKbps !== undefined) this.#setKernelPace(socket, undefined, path);
+    return paceKbps === undefined || mechanism === 'none' ? 'none' : 'userspace';
+  }
+
+  /** Sets or removes (undefined) the socket's kernel pace; false when it cannot. */
+  #setKernelPace(socket: ConnectionSocket, paceKbps: number | undefined, path: string): boolean {
+    try {
+      return socket.setKernelPace(paceKbps);
+    } catch (err) {
+      if (!(err instanceof SocketOptionError)) throw err;
+      this.#settings.log.debug(`sammy: kernel pacing failed on ${path}: ${err.message}`);
+      return false;
+    }
+  }
+
+  /** The configured congestion control once per connection, or the client's where allowed; failures only log. */
+  #applyCongestionControl(socket: ConnectionSocket, req: IncomingMessage): void {
+    const { congestionControl, allowClientCongestionControl, log } = this.#settings;
+    let wanted: string | undefined;
+    if (!socket.state.configuredCcApplied) {
+      socket.state.configuredCcApplied = true;
+      wanted = congestionControl;
+    }
+    if (allowClientCongestionControl) {
+      const asked = req.headers[CONGESTION_CONTROL_HEADER_KEY];
+      if (isCongestionControl(asked)) wanted = asked;
+      else if (asked !== undefined) log.debug(`sammy: ignored ${CONGESTION_CONTROL_HEADER}: ${JSON.stringify(asked)}`);
+    }
+    try {
+      if (wanted !== undefined && wanted !== socket.congestionControl()) socket.setCongestionControl(wanted);
+    } catch (err) {
+      log.debug(`sammy: congestion control ${wanted}: ${(err as Error).message}`);
+    }
+  }
+
+  #tcpInfo(socket: ConnectionSocket): TcpInfo | undefined {
+    try {
+      return socket.tcpInfo();
+    } catch (err) {
+      this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/** `sammyPacing()`'s options, checked once when the middleware is made. */
+import {
+  DEFAULT_MAX_PACE_KBPS,
+  DEFAULT_MIN_PACE_KBPS,
+  isCongestionControl,
+  type CongestionControl,
+  type PacingMechanism,
+} from 'sammy-pacing-protocol';
+import { DeliveryRecordLog } from './delivery-records.js';
+import { defaultLogger, type SammyLogger } from './logger.js';
+import { resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
+import { DEFAULT_BURST_MS } from './userspace-pacer.js';
+
+export interface SammyPacingOptions {
+  /** How to pace: `auto` (kernel where possible, else userspace), `kernel`, `userspace`, `off`. Default `auto`. */
+  mechanism?: PacingMode;
+  /** Lowest pace applied, kbps; a lower rtp is raised to it. Default DEFAULT_MIN_PACE_KBPS (1024). */
+  minPaceKbps?: number;
+  /** Highest pace applied, kbps; a higher rtp is lowered to it. Default DEFAULT_MAX_PACE_KBPS (1 000 000). */
+  maxPaceKbps?: number;
+  /** Congestion control set on each connection (Linux). Default: leave the system's. */
+  congestionControl?: CongestionControl;
+  /** Honour the client's `Sammy-Congestion-Control` request header (experiments). Default false. */
+  allowClientCongestionControl?: boolean;
+  /**
+   * Where delivery records go: a log to share, or the capacity of a new one. Default a new log of 1000.
+   * Nothing publishes them unless you mount `sammyRecords(handler.records)`.
+   */
+  records?: DeliveryRecordLog | number;
+  /** Largest userspace burst, ms of data at the pace rate. Default 20. */
+  userspaceBurstMs?: number;
+  /**
+   * A connection whose client acknowledges no byte for this long, while bytes wait for it, is reset
+   * (its records say `endReason: 'stalled'`), freeing its socket buffers and fds. Default 30 000 ms
+   * (DEFAULT_PROGRESS_TIMEOUT_MS): longer than TCP's own retransmission back-off over a short outage
+   * and than players' segment timeouts (Shaka's default is 30 s), short enough that a client that
+   * stops reading holds a few MB of kernel memory for half a minute, not for ever. Not an idle
+   * timeout: a connection with nothing outstanding never trips it.
+   */
+  progressTimeoutMs?: number;
+  /** Default: console, debug lines under NODE_DEBUG=sammy. */
+  logger?: SammyLogger;
+}
+
+/** Default progress timeout (SammyPacingOptions.progressTimeoutMs), ms. */
+export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
+
+/** What the pacing engine needs to know, defaults filled in. */
+export interface EngineSettings {
+  /** Mechanism paced responses use (a socket that refuses a kernel pace falls back to userspace). */
+  mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
+  userspaceBurstMs: number;
+  progressTimeoutMs: number;
+  congestionControl: CongestionControl | undefined;
+  allowClientCongestionControl: boolean;
+  log: SammyLogger;
+}
+
+export interface ResolvedOptions {
+  minPaceKbps: number;
+  maxPaceKbps: number;
+  records: DeliveryRecordLog;
+  engine: EngineSettings;
+}
+
+/** Fills in the defaults; throws on a value that cannot work, and when `kernel` is demanded but unavailable. */
+export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
+  const log = options.logger ?? defaultLogger;
+  const minPaceKbps = options.minPaceKbps ?? DEFAULT_MIN_PACE_KBPS;
+  const maxPaceKbps = options.maxPaceKbps ?? DEFAULT_MAX_PACE_KBPS;
+  if (!Number.isFinite(minPaceKbps) || !Number.isFinite(maxPaceKbps) || minPaceKbps <= 0 || maxPaceKbps < minPaceKbps) {
+    throw new RangeError(`pace bounds must satisfy 0 < minPaceKbps <= maxPaceKbps, got [${minPaceKbps}, ${maxPaceKbps}]`);
+  }
+  const progressTimeoutMs = options.progressTimeoutMs ?? DEFAULT_PROGRESS_TIMEOUT_MS;
+  if (!Number.isFinite(progressTimeoutMs) || progressTimeoutMs <= 0) {
+    throw new RangeError(`progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
+  }
+  const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
+  const congestionControl = options.congestionControl;
+  if (congestionControl !== undefined && !isCongestionControl(congestionControl)) {
+    throw new RangeError(`unknown congestion control ${JSON.stringify(congestionControl)}`);
+  }
+  const resolved = resolvePacingMechanism(options.mechanism ?? 'auto');
+  log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
+  return {
+    minPaceKbps,
+    maxPaceKbps,
+    records,
+    engine: {
+      mechanism: resolved.mechanism,
+      userspaceBurstMs: options.userspaceBurstMs ?? DEFAULT_BURST_MS,
+      progressTimeoutMs,
+      congestionControl,
+      allowClientCongestionControl: options.allowClientCongestionControl ?? false,
+      log,
+    },
+  };
+}
