@@ -5,7 +5,7 @@ import { startOrigin, type RunningOrigin } from '@sammy/origin-server';
 import { silentLogger } from 'sammy-pacing-express';
 import { makeMediaDir } from '../../middleware/test/helpers.js';
 
-export { cmcdQuery, relativeError, PACING_TOLERANCE, measurePaced, waitFor } from '../../middleware/test/helpers.js';
+export { cmcdQuery, relativeError, PACING_TOLERANCE, expectPacedAt as expectRateAt, waitFor } from '../../middleware/test/helpers.js';
 
 export interface TestOrigin {
   origin: RunningOrigin;
