@@ -25,6 +25,7 @@ import { FAMILY_SHAPES, LAB_TOP_MBPS, familyTraceStats, familyTraces, shapedTrac
 import { qoe, type Qoe } from './support/qoe.js';
 import { sammyRule, simulateSession, type SimulatedRule, type SimulationConfig } from './support/session-simulator.js';
 import type { NamedTrace } from './support/synthetic-traces.js';
+import { targetChecks } from './support/known-misses.js';
 
 const SESSION_SECONDS = 90;
 const LAB_SIMULATION: Omit<SimulationConfig, 'linkKbps' | 'maxBufferSeconds'> = {
@@ -127,7 +128,7 @@ const KNOWN_MISSES: Record<string, string> = {
   '5g-driving/240/switches': '14 vs 13: one more step on the way up after a dip (1500 → 2300 → 3300 where unpaced goes 1500 → 3300): a probe on the next rung measures the link only up to c0 × that rung',
 };
 
-const check = (key: string, name: string, body: () => void) => (KNOWN_MISSES[key] ? it.fails(`${name} — KNOWN MISS: ${KNOWN_MISSES[key]}`, body) : it(name, body));
+const check = targetChecks(KNOWN_MISSES);
 
 describe('issue 33: Sammy’s defaults against unpaced dash.js and dash.js’s own rtp, per generated family, at 30 s and 240 s buffer targets', () => {
   for (const target of BUFFER_TARGETS) {
