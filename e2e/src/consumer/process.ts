@@ -1,6 +1,5 @@
 /** Child processes for the consumer tests: bounded in time, their output kept for the error message. */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 
 export interface RunResult {
   stdout: string;
@@ -30,14 +29,4 @@ function tail(text: string, max = 6000): string {
   return text.length > max ? `…${text.slice(-max)}` : text;
 }
 
-/** A loopback port free right now, for a server the test starts in another process. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@sammy/test-support';

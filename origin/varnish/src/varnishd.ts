@@ -4,7 +4,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from '@sammy/test-support';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,17 +84,6 @@ export function renderVcl(backendHost: string, backendPort: number): string {
   return source.replace(BACKEND_LINE, `backend default { .host = "${backendHost}"; .port = "${backendPort}"; }`);
 }
 
-/** A port free right now on host (varnishd binds it a moment later; start retries on a clash). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,1 +1,2 @@
 export { burstsOf, seededRandom, type TimedRead } from './arrival.js';
+export { freePort } from './ports.js';
