@@ -30,8 +30,11 @@ export function drainPollMs(leftBytes: number, kernelPaceKbps: number | undefine
 
 /** The rate a connection's queue drains at, best known: the kernel pace, or the latest delivery-rate sample if lower. */
 function drainBytesPerSecond(kernelPaceKbps: number | undefined, info: TcpInfo | undefined): number | undefined {
+  // Runs on every poll of every busy connection: plain comparisons, nothing allocated.
   const pace = kernelPaceKbps === undefined ? undefined : kbpsToBytesPerSecond(kernelPaceKbps);
-  const delivery = info?.deliveryRate !== undefined ? Number(info.deliveryRate) : undefined;
-  const rates = [pace, delivery].filter((r): r is number => r !== undefined && r > 0 && Number.isFinite(r));
-  return rates.length > 0 ? Math.min(...rates) : undefined;
+  const delivery = info?.deliveryRate === undefined ? undefined : Number(info.deliveryRate);
+  const paceKnown = pace !== undefined && pace > 0 && Number.isFinite(pace);
+  const deliveryKnown = delivery !== undefined && delivery > 0 && Number.isFinite(delivery);
+  if (paceKnown && deliveryKnown) return Math.min(pace, delivery);
+  return paceKnown ? pace : deliveryKnown ? delivery : undefined;
 }
