@@ -8,11 +8,11 @@ import {
 } from 'sammy-pacing-protocol';
 import { DeliveryRecordLog } from './delivery-records.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
-import { resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
+import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
 import { DEFAULT_BURST_MS } from './userspace-pacer.js';
 
 export interface SammyPacingOptions {
-  /** How to pace: `auto` (kernel where possible, else userspace), `kernel`, `userspace`, `off`. Default `auto`. */
+  /** How to pace: `auto` (kernel where possible, else userspace), `kernel`, `userspace`, `none`. Default `auto`. */
   mechanism?: PacingMode;
   /** Lowest pace applied, kbps; a lower rtp is raised to it. Default DEFAULT_MIN_PACE_KBPS (1024). */
   minPaceKbps?: number;
@@ -63,8 +63,23 @@ export interface ResolvedOptions {
   engine: EngineSettings;
 }
 
-/** Fills in the defaults; throws on a value that cannot work, and when `kernel` is demanded but unavailable. */
+const OPTION_KEYS: ReadonlySet<string> = new Set<keyof SammyPacingOptions>([
+  'mechanism',
+  'minPaceKbps',
+  'maxPaceKbps',
+  'congestionControl',
+  'allowClientCongestionControl',
+  'records',
+  'userspaceBurstMs',
+  'progressTimeoutMs',
+  'logger',
+]);
+
+/** Fills in the defaults; throws on an unknown key, a value that cannot work, and when `kernel` is demanded but unavailable. */
 export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
+  // A misspelt option would otherwise change nothing and say nothing.
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  if (unknown.length > 0) throw new TypeError(`sammyPacing: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${[...OPTION_KEYS].join(', ')})`);
   const log = options.logger ?? defaultLogger;
   const minPaceKbps = options.minPaceKbps ?? DEFAULT_MIN_PACE_KBPS;
   const maxPaceKbps = options.maxPaceKbps ?? DEFAULT_MAX_PACE_KBPS;
@@ -80,7 +95,9 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
   if (congestionControl !== undefined && !isCongestionControl(congestionControl)) {
     throw new RangeError(`unknown congestion control ${JSON.stringify(congestionControl)}`);
   }
-  const resolved = resolvePacingMechanism(options.mechanism ?? 'auto');
+  const mechanism = options.mechanism ?? 'auto';
+  if (!isPacingMode(mechanism)) throw new RangeError(`mechanism must be one of ${PACING_MODES.join(', ')}, got ${JSON.stringify(mechanism)}`);
+  const resolved = resolvePacingMechanism(mechanism);
   log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
   return {
     minPaceKbps,

@@ -5,9 +5,12 @@
 import type { PacingMechanism } from 'sammy-pacing-protocol';
 import { probeKernelPacing } from './socket-options.js';
 
-/** What the operator asks for. `auto`: kernel if it works here, else userspace. */
-export type PacingMode = 'auto' | 'kernel' | 'userspace' | 'off';
-export const PACING_MODES: readonly PacingMode[] = ['auto', 'kernel', 'userspace', 'off'];
+/**
+ * What the operator asks for. `auto`: kernel if it works here, else userspace. `none`: no pacing,
+ * the same word the records and Server-Timing then report for every response.
+ */
+export type PacingMode = 'auto' | 'kernel' | 'userspace' | 'none';
+export const PACING_MODES: readonly PacingMode[] = ['auto', 'kernel', 'userspace', 'none'];
 
 export function isPacingMode(value: unknown): value is PacingMode {
   return typeof value === 'string' && (PACING_MODES as readonly string[]).includes(value);
@@ -23,8 +26,8 @@ export interface ResolvedMechanism {
 /** Throws when `kernel` is demanded and unavailable: an experiment must not silently pace differently. */
 export function resolvePacingMechanism(mode: PacingMode): ResolvedMechanism {
   switch (mode) {
-    case 'off':
-      return { mechanism: 'none', description: 'pacing off: rtp is read and reported, never applied' };
+    case 'none':
+      return { mechanism: 'none', description: 'pacing none: rtp is read and reported, never applied' };
     case 'userspace':
       return { mechanism: 'userspace', description: 'userspace token bucket (forced)' };
     case 'kernel':
