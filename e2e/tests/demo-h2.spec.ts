@@ -337,7 +337,7 @@ for (const player of DEMO_PLAYERS) {
       const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && d.phase === 'playing');
       const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
       expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
-      expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.throughputKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
+      expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.estimateKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
       expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual([]);
     });
 

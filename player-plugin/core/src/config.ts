@@ -77,7 +77,7 @@ export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePr
 };
 
 /**
- * The buffer level counted as full that the validation assumes when the adapter does not say,
+ * The player buffer target the validation assumes when the adapter does not say,
  * seconds: the smallest default buffer target of the players adapted (Shaka's bufferingGoal).
  */
-export const DEFAULT_MAX_BUFFER_SECONDS = 10;
+export const DEFAULT_BUFFER_TARGET_SECONDS = 10;

@@ -14,6 +14,8 @@ function distance(a: string, b: string): number {
 
 /** The known option nearest to an unknown one: an adapter's own option or a tunable. */
 export function nearestOption(key: string): string {
-  const known = ['mode', 'enabled', 'cmcdMode', 'maxBufferSeconds', 'initialHistory', ...Object.keys(DEFAULT_PARAMETERS)];
+  // Renamed: the player's level, no longer a name shared with the pace's own full level.
+  if (key === 'maxBufferSeconds') return 'bufferTargetSeconds';
+  const known = ['mode', 'enabled', 'cmcdMode', 'bufferTargetSeconds', 'initialHistory', ...Object.keys(DEFAULT_PARAMETERS)];
   return known.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
 }

@@ -11,7 +11,7 @@ const player = (over: Partial<PlayerDescription<{ safety: number }>> = {}): Play
 });
 const paceOnly = {
   name: 'pace-only' as const,
-  playerAbr: (settings: { safety: number }, maxBufferSeconds: number): PlayerAbr => ({ name: 'test', requirements: [], maxBufferSeconds, safetyFactor: settings.safety, check: () => [], pace: PRESETS.paper }),
+  playerAbr: (settings: { safety: number }, bufferTargetSeconds: number): PlayerAbr => ({ name: 'test', requirements: [], bufferTargetSeconds, safetyFactor: settings.safety, check: () => [], pace: PRESETS.paper }),
 };
 const video = { mediaType: 'video' as const, bitrateKbps: 3000, tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: 10 } } };
 
@@ -64,10 +64,10 @@ describe('the adapter kit', () => {
   it('the full level: the option, else the player’s target; the validation at the lowest target', () => {
     const kit = createAdapterKit({ initialHistory: memoryStore() }, player({ bufferTargetSeconds: () => 60, lowestBufferTargetSeconds: () => 20 }));
     kit.session.playback({ type: 'playing' });
-    expect(kit.send({ url: 'https://x/1.m4s' }, () => video).decision?.maxBufferSeconds).toBe(60);
-    const withOption = createAdapterKit({ maxBufferSeconds: 12, initialHistory: memoryStore() }, player({ bufferTargetSeconds: () => 60 }));
+    expect(kit.send({ url: 'https://x/1.m4s' }, () => video).decision?.bufferTargetSeconds).toBe(60);
+    const withOption = createAdapterKit({ bufferTargetSeconds: 12, initialHistory: memoryStore() }, player({ bufferTargetSeconds: () => 60 }));
     withOption.session.playback({ type: 'playing' });
-    expect(withOption.send({ url: 'https://x/1.m4s' }, () => video).decision?.maxBufferSeconds).toBe(12);
+    expect(withOption.send({ url: 'https://x/1.m4s' }, () => video).decision?.bufferTargetSeconds).toBe(12);
   });
 
   it('refuses an option that is neither the adapter’s own nor a tunable, inherited names included', () => {

@@ -28,7 +28,7 @@ import type { NamedTrace } from './support/synthetic-traces.js';
 import { targetChecks } from './support/known-misses.js';
 
 const SESSION_SECONDS = 90;
-const LAB_SIMULATION: Omit<SimulationConfig, 'linkKbps' | 'maxBufferSeconds'> = {
+const LAB_SIMULATION: Omit<SimulationConfig, 'linkKbps' | 'bufferTargetSeconds'> = {
   videoLadderKbps: [300, 750, 1500, 2300, 3300],
   audioKbps: 128,
   segmentSeconds: 4,
@@ -48,7 +48,7 @@ const RULES: Record<Arm, SimulatedRule> = { unpaced: dashThroughputRule(), sammy
 const TRACES: NamedTrace[] = [...familyTraces(SESSION_SECONDS, 2), ...volatileLteTraces(SESSION_SECONDS, Array.from({ length: 12 }, (_, i) => i + 1))];
 const FAMILIES = [...new Set(TRACES.map((t) => t.family))];
 
-const configFor = (trace: NamedTrace, target: Target): SimulationConfig => ({ ...LAB_SIMULATION, linkKbps: 0, link: new TraceLink(trace.trace), maxBufferSeconds: target });
+const configFor = (trace: NamedTrace, target: Target): SimulationConfig => ({ ...LAB_SIMULATION, linkKbps: 0, link: new TraceLink(trace.trace), bufferTargetSeconds: target });
 const run = (rule: SimulatedRule, trace: NamedTrace, target: Target) => {
   const config = configFor(trace, target);
   const result = simulateSession(rule, config);

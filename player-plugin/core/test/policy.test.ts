@@ -45,14 +45,14 @@ describe('pace-rate policy', () => {
   });
 
   it('scales the highest bitrate of the ladder', () => {
-    const input = { maxBufferSeconds: 30, paceBaseKbps: 6000, c0: 3.2, c1: 2.8 };
+    const input = { fullBufferSeconds: 30, paceBaseKbps: 6000, c0: 3.2, c1: 2.8 };
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 0 })).toBeCloseTo(19_200);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 30 })).toBeCloseTo(16_800);
     expect(paceRateKbps({ ...input, bufferLevelSeconds: 15 })).toBeCloseTo(18_000);
   });
 
   it('sends no rtp in the initial phase', () => {
-    const input = { bufferLevelSeconds: 2, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: resolveParameters(PRESETS.paper) };
+    const input = { bufferLevelSeconds: 2, fullBufferSeconds: 30, paceBaseKbps: 6128, parameters: resolveParameters(PRESETS.paper) };
     expect(decidePace({ ...input, phase: 'initial' })).toBeUndefined();
     // (2.8·2/30 + 3.2·28/30) × 6128 = 19 446 → 19 400.
     expect(decidePace({ ...input, phase: 'playing' })).toBe(19_400);
@@ -72,7 +72,7 @@ describe('pace base (paceBase)', () => {
   });
 
   it('below the top, paces at the schedule’s largest multiplier whatever the buffer', () => {
-    const input = { bufferLevelSeconds: 30, maxBufferSeconds: 30, paceBaseKbps: 3128, c0: 3.2, c1: 1.25 };
+    const input = { bufferLevelSeconds: 30, fullBufferSeconds: 30, paceBaseKbps: 3128, c0: 3.2, c1: 1.25 };
     expect(paceRateKbps(input)).toBeCloseTo(1.25 * 3128);
     expect(paceRateKbps({ ...input, belowTop: true })).toBeCloseTo(3.2 * 3128);
     expect(paceRateKbps({ ...input, c0: 1.2, c1: 1.6, belowTop: true })).toBeCloseTo(1.6 * 3128);
@@ -107,7 +107,7 @@ describe('probe and hold (probeInterval)', () => {
     expect(heldPaceKbps(13_700, { capKbps: 3500, floorKbps: 2800 })).toBe(3500);
     expect(heldPaceKbps(3000, { capKbps: 3500, floorKbps: 2800 })).toBe(3000);
     expect(heldPaceKbps(13_700, { capKbps: 1500, floorKbps: 2811 })).toBe(2811);
-    const input = { phase: 'playing' as const, bufferLevelSeconds: 12, maxBufferSeconds: 15, paceBaseKbps: 3428, belowTop: true, parameters };
+    const input = { phase: 'playing' as const, bufferLevelSeconds: 12, fullBufferSeconds: 15, paceBaseKbps: 3428, belowTop: true, parameters };
     expect(decidePace(input)).toBe(13_700);
     expect(decidePace({ ...input, hold: { capKbps: 3537, floorKbps: 2811 } })).toBe(3500);
     expect(decidePace({ ...input, phase: 'initial', hold: { capKbps: 3537, floorKbps: 2811 } })).toBeUndefined();
@@ -171,16 +171,16 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
 });
 
 describe('the rule at a shallow buffer (decideBitrate)', () => {
-  const input = { phase: 'playing' as const, mediaType: 'video' as const, bitratesKbps: [300, 750, 1500, 2300, 3300], initialThroughputKbps: undefined, parameters: DEFAULT_PARAMETERS };
+  const input = { phase: 'playing' as const, mediaType: 'video' as const, bitratesKbps: [300, 750, 1500, 2300, 3300], initialEstimateKbps: undefined, parameters: DEFAULT_PARAMETERS };
   it(`below ${SHALLOW_BUFFER_SECONDS} s goes by the latest download the link held back when lower than the session’s estimate; not above, and never by a higher one`, () => {
     // Eq. 1 at 4 s: 0.7 × x × 1.2; the session's 4550 kbps allows 3300, the last sample's 3274 only 2300 (issue 33's volatile LTE).
-    const at = (bufferLevelSeconds: number, linkThroughputKbps: number | undefined) => decideBitrate({ ...input, bufferLevelSeconds, sessionThroughputKbps: 4550, linkThroughputKbps });
-    expect(at(4, undefined)).toMatchObject({ bitrateKbps: 3300, throughputKbps: 4550 });
-    expect(at(4, 3274)).toMatchObject({ bitrateKbps: 2300, throughputKbps: 3274 });
-    expect(at(4, 9000)).toMatchObject({ bitrateKbps: 3300, throughputKbps: 4550 });
-    expect(at(SHALLOW_BUFFER_SECONDS, 3274).throughputKbps).toBe(4550);
+    const at = (bufferLevelSeconds: number, linkThroughputKbps: number | undefined) => decideBitrate({ ...input, bufferLevelSeconds, sessionEstimateKbps: 4550, linkThroughputKbps });
+    expect(at(4, undefined)).toMatchObject({ bitrateKbps: 3300, estimateKbps: 4550 });
+    expect(at(4, 3274)).toMatchObject({ bitrateKbps: 2300, estimateKbps: 3274 });
+    expect(at(4, 9000)).toMatchObject({ bitrateKbps: 3300, estimateKbps: 4550 });
+    expect(at(SHALLOW_BUFFER_SECONDS, 3274).estimateKbps).toBe(4550);
     // No estimate yet: the player's own start.
-    expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionThroughputKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
+    expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionEstimateKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
   });
 
   it('the latest video download counts when the link held it back (unpaced, or below 80% of its pace), not when its pace did', () => {
@@ -196,49 +196,49 @@ describe('the rule at a shallow buffer (decideBitrate)', () => {
 describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   it('with β = 0.5 and an empty buffer, the top rung needs twice its bitrate (Fig. 2)', () => {
     expect(minimumThroughputKbps(6000, 0, 0.5, 20)).toBe(12_000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: 12_000, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: 11_999, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(3000);
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 12_000, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 11_999, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(3000);
   });
 
   it('needs less throughput as the buffer grows: x ≥ r/β/(1 + B0/D)', () => {
     // B0 = D halves the requirement.
     expect(minimumThroughputKbps(6000, 20, 0.5, 20)).toBe(6000);
     expect(sustainableBitrateKbps(6000, 20, 0.5, 20)).toBe(6000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, throughputKbps: 6000, bufferLevelSeconds: 20, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 6000, bufferLevelSeconds: 20, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
   });
 
   it('keeps the top rung, and steps up to the next rung, when measured throughput equals the pace rate (both presets)', () => {
     for (const p of [PRESETS.paper, PRESETS.bufferAware].map((preset) => resolveParameters(preset))) {
       const { c0, c1, beta, lookaheadSeconds, overhead, stepUpFactor } = p;
       for (let buffer = 0; buffer <= 60; buffer += 0.5) {
-        const full = { bufferLevelSeconds: buffer, maxBufferSeconds: 30 * p.fullBufferShare, c0, c1 };
+        const full = { bufferLevelSeconds: buffer, fullBufferSeconds: 30 * p.fullBufferShare, c0, c1 };
         const measured = paceRateKbps({ ...full, paceBaseKbps: 6000 }) * (1 - overhead);
         const keep = { bitratesKbps: LADDER, bufferLevelSeconds: buffer, beta, lookaheadSeconds, stepUpFactor };
-        expect(selectBitrateKbps({ ...keep, throughputKbps: measured, currentBitrateKbps: 6000 }), `${buffer} s`).toBe(6000);
-        expect(selectBitrateKbps({ ...keep, throughputKbps: measured, currentBitrateKbps: 3000 }), `${buffer} s`).toBe(6000);
+        expect(selectBitrateKbps({ ...keep, estimateKbps: measured, currentBitrateKbps: 6000 }), `${buffer} s`).toBe(6000);
+        expect(selectBitrateKbps({ ...keep, estimateKbps: measured, currentBitrateKbps: 3000 }), `${buffer} s`).toBe(6000);
         // next-rung below the top: the pace on the next rung lets the rule step up to it.
         const below = paceRateKbps({ ...full, paceBaseKbps: 3000, belowTop: true }) * (1 - overhead);
-        expect(selectBitrateKbps({ ...keep, throughputKbps: below, currentBitrateKbps: 1500 })).toBeGreaterThanOrEqual(3000);
+        expect(selectBitrateKbps({ ...keep, estimateKbps: below, currentBitrateKbps: 1500 })).toBeGreaterThanOrEqual(3000);
       }
     }
   });
 
   it('steps up only on an estimate of stepUpFactor × the rung, but keeps a rung by Eq. 1 alone (hysteresis)', () => {
     // A 0.8× link (4800 kbps measured) at a 26 s buffer: Eq. 1 allows 0.7 × 4800 × 2.3 = 7728 ≥ 6000.
-    const input = { bitratesKbps: LADDER, throughputKbps: 4800, bufferLevelSeconds: 26, beta: 0.7, lookaheadSeconds: 20 };
+    const input = { bitratesKbps: LADDER, estimateKbps: 4800, bufferLevelSeconds: 26, beta: 0.7, lookaheadSeconds: 20 };
     expect(selectBitrateKbps({ ...input, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(6000); // keeps: drains the buffer for bitrate (Appendix A)
     expect(selectBitrateKbps({ ...input, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(3000); // no step up to a rung the link cannot carry
     expect(selectBitrateKbps({ ...input, currentBitrateKbps: 3000, stepUpFactor: 0 })).toBe(6000); // the paper's rule: back up, and round again
-    expect(selectBitrateKbps({ ...input, throughputKbps: 6601, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(6000);
+    expect(selectBitrateKbps({ ...input, estimateKbps: 6601, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(6000);
     // Stepping down is never held back; with no estimate the fallback applies as before.
-    expect(selectBitrateKbps({ ...input, throughputKbps: 1000, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(1500);
-    expect(selectBitrateKbps({ ...input, throughputKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 })).toBe(750);
+    expect(selectBitrateKbps({ ...input, estimateKbps: 1000, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(1500);
+    expect(selectBitrateKbps({ ...input, estimateKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 })).toBe(750);
   });
 
   it('with hysteresis, steps up only when Eq. 1 still holds once the player has refetched what the step up makes it refetch', () => {
     // The lab's 1.5× link (issue 17): a 4000 kbps estimate between the 2300 and 3300 kbps rungs, 4 s segments,
     // dash.js's fast switching (from 1.5 s of buffer with a SegmentTimeline manifest, as ffmpeg writes).
-    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], throughputKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSeconds: 1.5 };
+    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], estimateKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSeconds: 1.5 };
     // At 5 s (the lab's step up): Eq. 1 allows 3300 now (3771 ≤ 4000), but refetching the buffer (2 segments,
     // 8 s of media in 6.6 s) would empty it, where keeping 3300 needs 4714: it would step back down.
     expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBeCloseTo(5 - (8 * 3300) / 4000);
@@ -260,9 +260,9 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   });
 
   it('picks the lowest rung with no estimate, and ignores an unsorted ladder order', () => {
-    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], throughputKbps: undefined, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(300);
-    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], throughputKbps: 2500, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(1500);
-    expect(() => selectBitrateKbps({ bitratesKbps: [], throughputKbps: 1, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toThrow(/no bitrate/);
+    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], estimateKbps: undefined, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(300);
+    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], estimateKbps: 2500, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(1500);
+    expect(() => selectBitrateKbps({ bitratesKbps: [], estimateKbps: 1, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toThrow(/no bitrate/);
   });
 });
 

@@ -10,7 +10,7 @@ function request(overrides: Partial<SegmentRequest> = {}, buffer = 12): SegmentR
     bitrateKbps: 3000,
     url: '/media/seg-3.m4s',
     tracks: { video: { ladderTopKbps: 6000, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer + 2 } },
-    maxBufferSeconds: 30,
+    bufferTargetSeconds: 30,
     ...overrides,
   };
 }
@@ -44,7 +44,7 @@ describe('SammySession', () => {
     s.playback({ type: 'playing' });
     const d = s.decide(request());
     // B = 12/30 (video, the lower buffer) → 2.8·0.4 + 3.2·0.6 = 3.04; × 6128 = 18 629 → 18 600.
-    expect(d).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, paceBufferLevelSeconds: 12, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, maxBufferSeconds: 30 });
+    expect(d).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, paceBufferLevelSeconds: 12, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, bufferTargetSeconds: 30 });
     // Audio requests carry the same pace: one pace per connection.
     expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })).paceRateKbps).toBe(18_600);
     // A muxed stream (video only) paces on the video top alone.
@@ -52,20 +52,20 @@ describe('SammySession', () => {
   });
 
   it('counts the buffer full at half the player’s target and 15 s at most (fullBufferMaxSeconds): a 240 s target paces at c1 from 15 s, as a 30 s one', () => {
-    for (const maxBufferSeconds of [30, 240]) {
-      const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds });
+    for (const bufferTargetSeconds of [30, 240]) {
+      const s = createSession({ initialHistory: memoryStore(), bufferTargetSeconds });
       s.playback({ type: 'playing' });
-      const top = (buffer: number) => request({ bitrateKbps: 6000, maxBufferSeconds }, buffer);
+      const top = (buffer: number) => request({ bitrateKbps: 6000, bufferTargetSeconds }, buffer);
       // 1.25 × 6128 = 7660 → 7700 at 15 s and above; at 7.5 s (half of 15) (4 + 1.25) / 2 × 6128 = 16 086 → 16 100.
-      expect(s.decide(top(15)).paceRateKbps, `${maxBufferSeconds} s`).toBe(7700);
-      expect(s.decide(top(100)).paceRateKbps, `${maxBufferSeconds} s`).toBe(7700);
-      expect(s.decide(top(7.5)).paceRateKbps, `${maxBufferSeconds} s`).toBe(16_100);
+      expect(s.decide(top(15)).paceRateKbps, `${bufferTargetSeconds} s`).toBe(7700);
+      expect(s.decide(top(100)).paceRateKbps, `${bufferTargetSeconds} s`).toBe(7700);
+      expect(s.decide(top(7.5)).paceRateKbps, `${bufferTargetSeconds} s`).toBe(16_100);
     }
     // The paper's design counts it full at the player's target (fullBufferMaxSeconds Infinity).
-    const paper = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 240, parameters: PRESETS.paper });
+    const paper = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 240, parameters: PRESETS.paper });
     paper.playback({ type: 'playing' });
     // B = 120/240 → 3.0 × 6128 = 18 384 → 18 400.
-    expect(paper.decide(request({ maxBufferSeconds: 240 }, 120)).paceRateKbps).toBe(18_400);
+    expect(paper.decide(request({ bufferTargetSeconds: 240 }, 120)).paceRateKbps).toBe(18_400);
   });
 
   it('learns the segment duration from its downloads: a step up must survive the refetch it makes the player do', () => {
@@ -90,17 +90,17 @@ describe('SammySession', () => {
     const s = createSession({ initialHistory: memoryStore([20_000]) });
     const choice = s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 4 })!;
     // β·x·(1 + B/D) = 0.7·20 000·1.2 = 16 800 → 6000.
-    expect(choice).toMatchObject({ bitrateKbps: 6000, throughputKbps: 20_000, bufferLevelSeconds: 4, phase: 'initial' });
+    expect(choice).toMatchObject({ bitrateKbps: 6000, estimateKbps: 20_000, bufferLevelSeconds: 4, phase: 'initial' });
     const d = s.decide(request({ bitrateKbps: 6000 }, 9));
-    expect(d).toMatchObject({ bitrateKbps: 6000, bufferLevelSeconds: 4, throughputKbps: 20_000, paceBufferLevelSeconds: 9 });
+    expect(d).toMatchObject({ bitrateKbps: 6000, bufferLevelSeconds: 4, estimateKbps: 20_000, paceBufferLevelSeconds: 9 });
     // A bitrate the choice did not pick (the player's own): the estimate and buffer of now.
-    expect(s.decide(request({ bitrateKbps: 750 }, 9))).toMatchObject({ bufferLevelSeconds: 9, throughputKbps: 20_000 });
+    expect(s.decide(request({ bitrateKbps: 750 }, 9))).toMatchObject({ bufferLevelSeconds: 9, estimateKbps: 20_000 });
   });
 
   it('starts from the player’s own initial bitrate with no history, from β × history with one', () => {
     const cold = createSession({ initialHistory: memoryStore() });
     expect(cold.startBitrateKbps()).toBe(1000);
-    expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({ bitrateKbps: 750, throughputKbps: undefined });
+    expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({ bitrateKbps: 750, estimateKbps: undefined });
     // Audio has no such default: the lowest rung until measured (dash.js starts audio at 100 kbps).
     expect(cold.chooseBitrate({ mediaType: 'audio', ladderKbps: [64, 128], bufferLevelSeconds: 0 })!.bitrateKbps).toBe(64);
     const warm = createSession({ initialHistory: memoryStore([10_000]) });
@@ -119,8 +119,8 @@ describe('SammySession', () => {
     const paced = s.decide(request());
     expect(s.addSample(paced, { bytes: 1_000_000, durationMs: 800 })).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, throughputKbps: 10_000 });
     expect(samples).toEqual([20_000, 2_560, 10_000]);
-    expect(s.throughputKbps('video')).toBeCloseTo(13_333, 0);
-    expect(s.throughputKbps('audio')).toBeCloseTo(2_560, 0);
+    expect(s.estimateKbps('video')).toBeCloseTo(13_333, 0);
+    expect(s.estimateKbps('audio')).toBeCloseTo(2_560, 0);
     expect(store.load()).toEqual([20_000]);
     // Nothing measured: ignored.
     expect(s.addSample(paced, { bytes: 0, durationMs: 10 })).toBeUndefined();
@@ -131,12 +131,12 @@ describe('SammySession', () => {
     const s = createSession({ initialHistory: memoryStore() });
     s.addSample(s.decide(request()), { bytes: 1_000_000, durationMs: 400 });
     s.playback({ type: 'playing' });
-    expect(s.throughputKbps('video')).toBe(20_000);
+    expect(s.estimateKbps('video')).toBe(20_000);
     s.playback({ type: 'load' });
     expect(s.phase).toBe('initial');
-    expect(s.throughputKbps('video')).toBe(20_000); // initial phase: the history
+    expect(s.estimateKbps('video')).toBe(20_000); // initial phase: the history
     s.playback({ type: 'playing' });
-    expect(s.throughputKbps('video')).toBeUndefined();
+    expect(s.estimateKbps('video')).toBeUndefined();
   });
 
   it('emits phase changes only, and one decision per request', () => {
@@ -166,10 +166,10 @@ describe('SammySession', () => {
   });
 
   it('the defaults (PRESETS.bufferAware): pace the rung fetched at the top of the ladder the rule sees, the next rung up below it (at c0), c1 from half the full level', () => {
-    const s = createSession({ initialHistory: memoryStore([20_000]), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore([20_000]), bufferTargetSeconds: 30 });
     s.playback({ type: 'playing' });
     // No bitrate choice yet (no ladder known): the top, as the paper. B = 12 / (0.5 × 30) = 0.8 → 1.8 × 6128 = 11 030.
-    expect(s.decide(request())).toMatchObject({ paceRateKbps: 11_000, paceBaseKbps: 6128, maxBufferSeconds: 30 });
+    expect(s.decide(request())).toMatchObject({ paceRateKbps: 11_000, paceBaseKbps: 6128, bufferTargetSeconds: 30 });
     s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 12 });
     // Fetching 3000 below the top: the next rung up (6000) + audio, at c0 whatever the buffer.
     expect(s.decide(request({}, 28))).toMatchObject({ paceRateKbps: 24_500, paceBaseKbps: 6128 });
@@ -187,7 +187,7 @@ describe('SammySession', () => {
   });
 
   it('probes the link every probeInterval video segments and holds the others at a share of its capacity, above the floor that keeps the rung', () => {
-    const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     s.playback({ type: 'playing' });
     const ladderKbps = [300, 750, 1500, 2300, 3300];
     const at = (buffer: number, overrides: Partial<SegmentRequest> = {}) =>
@@ -220,7 +220,7 @@ describe('SammySession', () => {
     fetch(at(12), 13_000);
     expect(at(12)).toMatchObject({ paceRateKbps: 13_700, held: false });
     // The estimate a step up goes by is the probes' alone: held samples measure their pace.
-    const t = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
+    const t = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     t.playback({ type: 'playing' });
     const decide = (buffer: number) =>
       t.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
@@ -232,7 +232,7 @@ describe('SammySession', () => {
     // Every sample at 3700 would refuse 3300 (1.1 × 3300 = 3630 ≤ 3700, but the probes say 4000 — and with them, it steps up).
     expect(t.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12 })?.bitrateKbps).toBe(3300);
     // A step up that makes the player refetch its buffer (12 s of 4 s segments: 3) leaves those and the next unheld.
-    const u = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
+    const u = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     u.playback({ type: 'playing' });
     const go = (buffer: number) =>
       u.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
@@ -248,7 +248,7 @@ describe('SammySession', () => {
   });
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
-    const playerAbr: PlayerAbr = { name: 'test', requirements: [], maxBufferSeconds: 30, safetyFactor: 0.9, check: paceShortfalls, pace: PRESETS.paper };
+    const playerAbr: PlayerAbr = { name: 'test', requirements: [], bufferTargetSeconds: 30, safetyFactor: 0.9, check: paceShortfalls, pace: PRESETS.paper };
     expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(/probeInterval must be 1 in pace-only mode: test's own ABR/);
     expect(createSession({ playerAbr }).parameters.probeInterval).toBe(1);
     expect(() => createSession({ parameters: { probeInterval: 0 } })).toThrow(/probeInterval must be a whole number from 1/);
@@ -256,25 +256,25 @@ describe('SammySession', () => {
   });
 
   it('never paces as if the buffer were full below the level it validated at; pace-only starts from the paper’s', () => {
-    const s = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30 });
+    const s = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     s.playback({ type: 'playing' });
     // A request that counts 10 s as full is held to the 30 s validated: 10 / 15 of the way to c1.
-    expect(s.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: Math.round(((10 / 15) * 1.25 + (5 / 15) * 4) * 6128 / 100) * 100 });
+    expect(s.decide(request({ bufferTargetSeconds: 10 }, 10))).toMatchObject({ bufferTargetSeconds: 30, paceRateKbps: Math.round(((10 / 15) * 1.25 + (5 / 15) * 4) * 6128 / 100) * 100 });
     // PRESETS.paper likewise, on its line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
-    const paper = createSession({ initialHistory: memoryStore(), maxBufferSeconds: 30, parameters: PRESETS.paper });
+    const paper = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30, parameters: PRESETS.paper });
     paper.playback({ type: 'playing' });
-    expect(paper.decide(request({ maxBufferSeconds: 10 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
+    expect(paper.decide(request({ bufferTargetSeconds: 10 }, 10))).toMatchObject({ bufferTargetSeconds: 30, paceRateKbps: 18_800 });
     // A request's own level at or above the one validated is the pace's: as an adapter that passes its player's target to both.
-    expect(paper.decide(request({ maxBufferSeconds: 30 }, 10))).toMatchObject({ maxBufferSeconds: 30, paceRateKbps: 18_800 });
-    expect(paper.decide(request({ maxBufferSeconds: 60 }, 30))).toMatchObject({ maxBufferSeconds: 60, paceRateKbps: 18_400 }); // 3.0 × 6128
+    expect(paper.decide(request({ bufferTargetSeconds: 30 }, 10))).toMatchObject({ bufferTargetSeconds: 30, paceRateKbps: 18_800 });
+    expect(paper.decide(request({ bufferTargetSeconds: 60 }, 30))).toMatchObject({ bufferTargetSeconds: 60, paceRateKbps: 18_400 }); // 3.0 × 6128
     // Validated at a small full level, a c1 that relies on a deep buffer is refused: with stepUpFactor 0
     // and the 3.2 s full buffer of the public prototype, Eq. 1 needs 1 / (0.7 × 1.16) / 0.95 = 1.30.
-    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, maxBufferSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
-    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, maxBufferSeconds: 30 })).not.toThrow();
+    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, bufferTargetSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
+    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, bufferTargetSeconds: 30 })).not.toThrow();
     const playerAbr: PlayerAbr = {
       name: 'test',
       requirements: [{ rule: 'under a test rule', reason: 'test', throughputMultiple: 1.2, fromBufferSeconds: 0, toBufferSeconds: Infinity }],
-      maxBufferSeconds: 30,
+      bufferTargetSeconds: 30,
       safetyFactor: 0.9,
       check: paceShortfalls,
       pace: PRESETS.paper,

@@ -33,7 +33,7 @@ describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and 
       it(`${name}: keeps chunk throughput near c1 × top, well below a ${multiple}× link, once the buffer is full`, () => {
         const link = multiple * TOP;
         const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: link });
-        const full = steady(result).filter((s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.maxBufferSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01);
+        const full = steady(result).filter((s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.bufferTargetSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01);
         expect(full.length).toBeGreaterThan(30);
         const chunk = median(full.map((s) => s.throughputKbps));
         const expected = parameters.c1 * (TOP + DEFAULT_SIMULATION.audioKbps) * (1 - DEFAULT_SIMULATION.wireOverhead);

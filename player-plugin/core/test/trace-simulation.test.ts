@@ -297,7 +297,7 @@ describe('no spiral at the validation boundary: Sammy with the least c0 and c1 i
   const floor = (rule: SimulatedRule, trace: NamedTrace) => Math.min(...run(rule, trace).result.segments.slice(-30).map((s) => s.bitrateKbps));
   const least = (p: Partial<SammyParameters>, parameter: 'c0' | 'c1'): number => {
     try {
-      resolveParameters({ ...p, [parameter]: 0.01 }, DEFAULT_PARAMETERS, undefined, DEFAULT_SIMULATION.maxBufferSeconds);
+      resolveParameters({ ...p, [parameter]: 0.01 }, DEFAULT_PARAMETERS, undefined, DEFAULT_SIMULATION.bufferTargetSeconds);
     } catch (e) {
       if (e instanceof SammyConfigError && e.parameter === parameter) return e.shortfall!.minimum;
       throw e;

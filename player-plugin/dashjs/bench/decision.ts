@@ -33,11 +33,11 @@ const decision = (i: number) => {
     mediaType: 'video',
     bitratesKbps: LADDER,
     bufferLevelSeconds: buffer,
-    sessionThroughputKbps: harmonicMeanKbps(SAMPLES),
-    initialThroughputKbps: undefined,
+    sessionEstimateKbps: harmonicMeanKbps(SAMPLES),
+    initialEstimateKbps: undefined,
     parameters: DEFAULT_PARAMETERS,
   });
-  return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, maxBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
+  return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, fullBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
 };
 const rewrite = (i: number) => writeRtp({ url: URL_WITH_CMCD, headers: {} }, 15_000 + (i % 10) * 100, 'query');
 

@@ -50,7 +50,7 @@ const QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBufferRule', '
 const positive = (value: number | undefined, fallback: number) => (typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback);
 
 /** The requirements of the dash.js rules that are active in these settings. */
-export function dashAbrRequirements(settings: DashSettingsLike, maxBufferSeconds: number): PlayerAbr {
+export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeconds: number): PlayerAbr {
   const s = settings.streaming ?? {};
   const rules = s.abr?.rules ?? {};
   const active = (name: string) => rules[name]?.active === true;
@@ -94,5 +94,5 @@ export function dashAbrRequirements(settings: DashSettingsLike, maxBufferSeconds
       toBufferSeconds: below,
     });
   }
-  return { name: 'dash.js', requirements, maxBufferSeconds, safetyFactor: safety, check: paceShortfalls, pace: PRESETS.paper };
+  return { name: 'dash.js', requirements, bufferTargetSeconds, safetyFactor: safety, check: paceShortfalls, pace: PRESETS.paper };
 }

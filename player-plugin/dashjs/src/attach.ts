@@ -15,7 +15,7 @@ import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js'
 import { createInterceptors } from './requests.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
-import { playerMaxBufferSeconds } from './stream.js';
+import { playerBufferTargetSeconds } from './stream.js';
 
 export type { SammyMode } from 'sammy-pacing-core';
 
@@ -30,11 +30,11 @@ export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels. Default 'query'. */
   cmcdMode?: CmcdMode;
   /**
-   * Buffer level counted as full, seconds; the parameters are validated at it. Default: dash.js's
+   * The player's buffer target, seconds (the pace counts a share of it as full); the parameters are validated at it. Default: dash.js's
    * buffer target at top quality (`streaming.buffer.bufferTimeAtTopQuality`, or …LongForm for
    * long content; the smaller of the two for the validation).
    */
-  maxBufferSeconds?: number;
+  bufferTargetSeconds?: number;
 }
 
 /** `detach()` restores the dash.js settings attach changed. */
@@ -49,8 +49,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     package: 'sammy-pacing-dashjs',
     // The level dash.js fills to while fetching the top rung, which the pace is for; of its two
     // (long-form content or not: unknown before the load) the smaller for the validation.
-    bufferTargetSeconds: () => playerMaxBufferSeconds(player),
-    lowestBufferTargetSeconds: () => Math.min(playerMaxBufferSeconds(player, false), playerMaxBufferSeconds(player, true)),
+    bufferTargetSeconds: () => playerBufferTargetSeconds(player),
+    lowestBufferTargetSeconds: () => Math.min(playerBufferTargetSeconds(player, false), playerBufferTargetSeconds(player, true)),
     settings: () => player.getSettings(),
     cmcdMode: () => 'query',
     startKbps: () => DEFAULT_INITIAL_BITRATE_KBPS,

@@ -40,7 +40,7 @@ function chooser(player: PlayerLike, session: SammySession) {
   return (mediaType: MediaKind, ladderKbps: number[]) => {
     const choice = session.chooseBitrate({ mediaType, ladderKbps, bufferLevelSeconds: bufferLevelSeconds(player, mediaType), stepUpRefetchSeconds: stepUpRefetchSeconds(player) });
     if (!choice) return undefined;
-    const x = choice.throughputKbps === undefined ? 'none' : `${Math.round(choice.throughputKbps)} kbps`;
+    const x = choice.estimateKbps === undefined ? 'none' : `${Math.round(choice.estimateKbps)} kbps`;
     return { bitrateKbps: choice.bitrateKbps, reason: `[Sammy] ${choice.phase} phase, estimate ${x}` };
   };
 }

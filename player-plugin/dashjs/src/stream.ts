@@ -37,7 +37,7 @@ export function trackStates(player: PlayerLike, requesting: MediaKind): Partial<
  * The buffer level dash.js itself aims for at top quality (its long-form value for long content;
  * `longForm` given: that one, whatever the content).
  */
-export function playerMaxBufferSeconds(player: PlayerLike, longForm?: boolean): number {
+export function playerBufferTargetSeconds(player: PlayerLike, longForm?: boolean): number {
   const buffer = player.getSettings().streaming?.buffer ?? {};
   longForm ??= finiteOr(player.duration(), 0) > (buffer.longFormContentDurationThreshold ?? 600);
   return (longForm ? buffer.bufferTimeAtTopQualityLongForm : buffer.bufferTimeAtTopQuality) ?? 30;

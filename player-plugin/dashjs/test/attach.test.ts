@@ -144,7 +144,7 @@ describe('attach(player)', () => {
     ]);
     // The video estimate ignores the slow audio sample: harmonic mean of 20 000 and 10 000.
     await intercept!(mediaRequest());
-    expect(c.decisions.at(-1)!.throughputKbps).toBeCloseTo(13_333, 0);
+    expect(c.decisions.at(-1)!.estimateKbps).toBeCloseTo(13_333, 0);
     expect(store.load()).toEqual([20_000]);
     // The next session's first pick follows that history: β × 20 000.
     expect(setup({ initialHistory: store }).player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(14_000);
@@ -173,7 +173,7 @@ describe('attach(player)', () => {
     c.setBuffer(5); // the buffer grew between the choice and the request
     // The rule chose 3000 (0.7 × 4000 × (1 + 2/20) = 3080) at a 2 s buffer: the 3000 kbps request reports that.
     await intercept!(mediaRequest());
-    expect(c.decisions.at(-1)).toMatchObject({ bitrateKbps: 3000, bufferLevelSeconds: 2, throughputKbps: 4000 });
+    expect(c.decisions.at(-1)).toMatchObject({ bitrateKbps: 3000, bufferLevelSeconds: 2, estimateKbps: 4000 });
   });
 
   it('with a hysteresis, steps up only where dash.js’s fast switching (its default) leaves a buffer that keeps the new rung', async () => {
@@ -211,7 +211,7 @@ describe('attach(player)', () => {
   });
 });
 
-describe('attach(player): the buffer level counted full, and the paper’s preset', () => {
+describe('attach(player): the buffer target, and the paper’s preset', () => {
   const refusal = (f: () => unknown) => {
     try {
       f();
@@ -230,7 +230,7 @@ describe('attach(player): the buffer level counted full, and the paper’s prese
     expect(setup(paper).sammy.parameters.c1).toBe(1.3);
     const longForm = { streaming: { buffer: { bufferTimeAtTopQualityLongForm: 20 } } };
     expect(refusal(() => setup(paper, longForm))).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
-    expect(setup({ ...paper, maxBufferSeconds: 30 }, longForm).sammy.parameters.c1).toBe(1.3);
+    expect(setup({ ...paper, bufferTargetSeconds: 30 }, longForm).sammy.parameters.c1).toBe(1.3);
     // The defaults count half the target full: at 15 s of dash.js's 30 s, 1 / (0.4 × 1.75) / 0.95 = 1.51.
     expect(refusal(() => setup({ beta: 0.4, c1: 1.3 }))).toMatch(/at a full buffer \(15 s\).*c1 must be at least 1.51/);
   });
@@ -241,7 +241,7 @@ describe('attach(player): the buffer level counted full, and the paper’s prese
     ctx.setBuffer(6);
     // PRESETS.paper: B = 6/8 → 2.8·0.75 + 3.2·0.25 = 2.9; × 6128 = 17 771 → 17 800.
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(17_800);
-    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 8, paceBufferLevelSeconds: 6 });
+    expect(ctx.decisions.at(-1)).toMatchObject({ bufferTargetSeconds: 8, paceBufferLevelSeconds: 6 });
   });
 
   it('takes PRESETS.paper spread into the options (the defaults are PRESETS.bufferAware)', async () => {
@@ -251,7 +251,7 @@ describe('attach(player): the buffer level counted full, and the paper’s prese
     ctx.player.trigger('playbackPlaying' as never, {}, {});
     // The paper's line over dash.js's whole 30 s: B = 12/30 → 2.8·0.4 + 3.2·0.6 = 3.04; × 6128 = 18 629 → 18 600.
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(18_600);
-    expect(ctx.decisions.at(-1)).toMatchObject({ maxBufferSeconds: 30, paceBaseKbps: 6128 });
+    expect(ctx.decisions.at(-1)).toMatchObject({ bufferTargetSeconds: 30, paceBaseKbps: 6128 });
     // And back to the defaults' design, live: every other option as it was.
     ctx.sammy.update(PRESETS.bufferAware);
     expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
@@ -261,7 +261,9 @@ describe('attach(player): the buffer level counted full, and the paper’s prese
 
 describe('unknown options', () => {
   it('attach() and update() refuse a key that is no option, naming it and the nearest known one', () => {
-    expect(() => setup({ maxBuferSeconds: 20 } as never)).toThrow("Sammy: unknown option 'maxBuferSeconds' (did you mean 'maxBufferSeconds'?)");
+    expect(() => setup({ bufferTargetSecond: 20 } as never)).toThrow("Sammy: unknown option 'bufferTargetSecond' (did you mean 'bufferTargetSeconds'?)");
+    // The option's old name (before 0.2): the error names the new one.
+    expect(() => setup({ maxBufferSeconds: 20 } as never)).toThrow("Sammy: unknown option 'maxBufferSeconds' (did you mean 'bufferTargetSeconds'?)");
     expect(() => setup({ cmcdmode: 'header' } as never)).toThrow(/'cmcdmode' \(did you mean 'cmcdMode'\?\)/);
     const { sammy } = setup();
     expect(() => sammy.update({ probeintervall: 2 } as never)).toThrow(/'probeintervall' \(did you mean 'probeInterval'\?\)/);

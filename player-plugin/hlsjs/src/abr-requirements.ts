@@ -42,8 +42,8 @@ export const HLS_ABR_DEFAULTS = Object.freeze({
 
 const positive = (value: unknown, fallback: number) => (typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback);
 
-/** The requirements of hls.js's ABR as this config stands; `maxBufferSeconds`: the buffer level the pace counts as full. */
-export function hlsAbrRequirements(config: Partial<HlsConfig>, maxBufferSeconds: number): PlayerAbr {
+/** The requirements of hls.js's ABR as this config stands; `bufferTargetSeconds`: hls.js's buffer target. */
+export function hlsAbrRequirements(config: Partial<HlsConfig>, bufferTargetSeconds: number): PlayerAbr {
   const keep = positive(config.abrBandWidthFactor, HLS_ABR_DEFAULTS.abrBandWidthFactor);
   const up = positive(config.abrBandWidthUpFactor, HLS_ABR_DEFAULTS.abrBandWidthUpFactor);
   const abandon = 1 / HLS_ABR_DEFAULTS.abandonCheckAfterShareOfDuration;
@@ -71,5 +71,5 @@ export function hlsAbrRequirements(config: Partial<HlsConfig>, maxBufferSeconds:
       at: { where: 'below one segment of buffer (the segment duration is unknown, so c0 and c1 alike)' },
     },
   ];
-  return { name: 'hls.js', requirements, maxBufferSeconds, safetyFactor: keep, check: paceShortfalls, pace: PRESETS.paper };
+  return { name: 'hls.js', requirements, bufferTargetSeconds, safetyFactor: keep, check: paceShortfalls, pace: PRESETS.paper };
 }

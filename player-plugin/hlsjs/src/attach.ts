@@ -12,7 +12,7 @@ import type { Hls, HlsConfig } from './hls.js';
 import { hooksOf, setHooks } from './hooks.js';
 import { listenToPlayback } from './playback-events.js';
 import { createHooks } from './requests.js';
-import { playerMaxBufferSeconds } from './stream.js';
+import { playerBufferTargetSeconds } from './stream.js';
 
 export type { SammyMode } from 'sammy-pacing-core';
 
@@ -25,8 +25,8 @@ export type PaceOnlyMode = CorePaceOnlyMode<HlsConfig>;
 export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels. Default: hls.js's own (`cmcd.useHeaders` → 'header', else 'query'). */
   cmcdMode?: CmcdMode;
-  /** Buffer level counted as full, seconds. Default: hls.js's `maxBufferLength` (30). */
-  maxBufferSeconds?: number;
+  /** The player's buffer target, seconds (the pace counts a share of it as full). Default: hls.js's `maxBufferLength` (30). */
+  bufferTargetSeconds?: number;
 }
 
 /** `detach()` hands the level choice back to hls.js, stops pacing and removes every listener attach added. */
@@ -40,7 +40,7 @@ export function attach(hls: Hls, options: SammyOptions = {}): SammyController {
   const originalDefaultEstimate = hls.config.abrEwmaDefaultEstimate;
   const kit = createAdapterKit(options, {
     package: 'sammy-pacing-hlsjs',
-    bufferTargetSeconds: () => playerMaxBufferSeconds(hls),
+    bufferTargetSeconds: () => playerBufferTargetSeconds(hls),
     settings: () => hls.config,
     cmcdMode: () => (hls.config.cmcd?.useHeaders ? 'header' : 'query'),
     // hls.js's first pick goes by its default estimate, undiscounted.

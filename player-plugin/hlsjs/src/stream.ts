@@ -50,7 +50,7 @@ export function trackStates(hls: Hls, requesting: MediaKind): Partial<Record<Med
 }
 
 /** The buffer level hls.js aims for, seconds: `maxBufferLength` (default 30). */
-export function playerMaxBufferSeconds(hls: Hls): number {
+export function playerBufferTargetSeconds(hls: Hls): number {
   const value = hls.config.maxBufferLength;
   return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : 30;
 }

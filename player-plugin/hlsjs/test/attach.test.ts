@@ -49,7 +49,7 @@ describe('attach(hls): pace on every media fragment', () => {
     // What the session is told: the level's BANDWIDTH, the top BANDWIDTH (audio included, RFC 8216)
     // as the pace base, the lower of the main and audio buffers (12, 15), hls.js's maxBufferLength.
     const decision = ctx.decisions.at(-1)!;
-    expect(decision).toMatchObject({ phase: 'playing', bitrateKbps: 3128, topVideoBitrateKbps: 6128, paceBaseKbps: 6128, paceBufferLevelSeconds: 12, maxBufferSeconds: 30, mediaType: 'video' });
+    expect(decision).toMatchObject({ phase: 'playing', bitrateKbps: 3128, topVideoBitrateKbps: 6128, paceBaseKbps: 6128, paceBufferLevelSeconds: 12, bufferTargetSeconds: 30, mediaType: 'video' });
     expect(decision.paceRateKbps).toBeGreaterThan(6128);
     expect(cmcdOf(paced)).toMatchObject({ rtp: decision.paceRateKbps, ot: 'v', br: 3128, sid: expect.any(String) });
     expect(decision.url).toBe('http://origin.test/media/default/seg-3-00002.m4s');
@@ -223,7 +223,7 @@ describe('Sammy’s level choice (abrController)', () => {
   });
 });
 
-describe('attach(hls): the buffer level counted full, and the paper’s preset', () => {
+describe('attach(hls): the buffer target, and the paper’s preset', () => {
   it('validates at hls.js’s maxBufferLength (or the option), the level each request counts full', async () => {
     // The paper's schedule (full at the whole target), β 0.4: Eq. 1 at a full buffer of B s needs
     // 1 / (0.4 × (1 + B / 20)) measured, ÷ 0.95 overhead: 1.06 at hls.js's 30 s (the rung itself
@@ -233,7 +233,7 @@ describe('attach(hls): the buffer level counted full, and the paper’s preset',
     const refused = await setup(paper, { maxBufferLength: 20 }).then(() => undefined, (e: unknown) => e);
     expect(refused).toBeInstanceOf(SammyConfigError);
     expect((refused as Error).message).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
-    expect((await setup({ ...paper, maxBufferSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
+    expect((await setup({ ...paper, bufferTargetSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
     // The defaults count half of it full: at 15 s of hls.js's 30 s, 1 / (0.4 × 1.75) / 0.95 = 1.51.
     const half = await setup({ beta: 0.4, c1: 1.3 }).then(() => undefined, (e: unknown) => e);
     expect((half as Error).message).toMatch(/at a full buffer \(15 s\).*c1 must be at least 1.51/);

@@ -22,7 +22,7 @@ describe('what hls.js’s ABR needs from a paced download', () => {
       "under hls.js's level choice (abrBandWidthUpFactor 0.7)": 1.51,
       "under hls.js's emergency abandon rule": 2.11,
     });
-    expect(hlsAbrRequirements({}, 30)).toMatchObject({ name: 'hls.js', maxBufferSeconds: 30, safetyFactor: HLS_ABR_DEFAULTS.abrBandWidthFactor });
+    expect(hlsAbrRequirements({}, 30)).toMatchObject({ name: 'hls.js', bufferTargetSeconds: 30, safetyFactor: HLS_ABR_DEFAULTS.abrBandWidthFactor });
   });
 
   it('follows the player’s factors', () => {

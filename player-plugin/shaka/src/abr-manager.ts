@@ -155,7 +155,7 @@ export function createAbrManager(host: AbrHost): SammyAbrManager {
       self.suggest();
     },
     getBandwidthEstimate() {
-      const kbps = kit.picks() ? session.throughputKbps('video') : undefined;
+      const kbps = kit.picks() ? session.estimateKbps('video') : undefined;
       return kbps === undefined ? inner.getBandwidthEstimate() : kbps * 1000;
     },
     playbackRateChanged: (rate) => inner.playbackRateChanged(rate),

@@ -47,7 +47,7 @@ export const SHAKA_ABR_DEFAULTS = Object.freeze({
 });
 
 /** The requirements of Shaka's SimpleAbrManager under these `abr` settings. */
-export function shakaAbrRequirements(abr: Partial<Pick<AbrConfiguration, 'bandwidthDowngradeTarget'>> | undefined, maxBufferSeconds: number): PlayerAbr {
+export function shakaAbrRequirements(abr: Partial<Pick<AbrConfiguration, 'bandwidthDowngradeTarget'>> | undefined, bufferTargetSeconds: number): PlayerAbr {
   const t = abr?.bandwidthDowngradeTarget;
   const target = typeof t === 'number' && t > 0 && Number.isFinite(t) ? t : SHAKA_ABR_DEFAULTS.bandwidthDowngradeTarget;
   const requirement: PaceRequirement = {
@@ -57,5 +57,5 @@ export function shakaAbrRequirements(abr: Partial<Pick<AbrConfiguration, 'bandwi
     fromBufferSeconds: 0,
     toBufferSeconds: Infinity,
   };
-  return { name: 'Shaka Player', requirements: [requirement], maxBufferSeconds, safetyFactor: target, check: paceShortfalls, pace: PRESETS.paper };
+  return { name: 'Shaka Player', requirements: [requirement], bufferTargetSeconds, safetyFactor: target, check: paceShortfalls, pace: PRESETS.paper };
 }

@@ -25,8 +25,8 @@ export type PaceOnlyMode = CorePaceOnlyMode<AbrConfiguration>;
 export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels: sets Shaka's `cmcd.useHeaders`. Default: as Shaka is configured ('query' unless useHeaders). */
   cmcdMode?: CmcdMode;
-  /** Buffer level counted as full, seconds. Default: Shaka's buffering goal (`streaming.bufferingGoal`, 10 s). */
-  maxBufferSeconds?: number;
+  /** The player's buffer target, seconds (the pace counts a share of it as full). Default: Shaka's buffering goal (`streaming.bufferingGoal`, 10 s). */
+  bufferTargetSeconds?: number;
 }
 
 /** `detach()` restores Shaka's own ABR from now on (its AbrManager at the next load). */

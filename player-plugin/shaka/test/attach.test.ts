@@ -52,7 +52,7 @@ describe('attach(player)', () => {
     expect(rtp % 100).toBe(0);
     expect(rtp).toBeGreaterThanOrEqual(2.8 * (TOP_KBPS + AUDIO_KBPS) - 50);
     expect(rtp).toBeLessThanOrEqual(3.2 * (TOP_KBPS + AUDIO_KBPS) + 50);
-    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', bitrateKbps: TOP_KBPS, topVideoBitrateKbps: TOP_KBPS, paceBaseKbps: TOP_KBPS + AUDIO_KBPS, paceBufferLevelSeconds: 5, maxBufferSeconds: 10 });
+    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', bitrateKbps: TOP_KBPS, topVideoBitrateKbps: TOP_KBPS, paceBaseKbps: TOP_KBPS + AUDIO_KBPS, paceBufferLevelSeconds: 5, bufferTargetSeconds: 10 });
     expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
     expect(new URL(sent.uri).searchParams.getAll('CMCD')).toHaveLength(1);
   });

@@ -14,7 +14,7 @@ import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceO
 export interface PlayerDescription<Settings> {
   /** The adapter's package, named in errors: 'sammy-pacing-dashjs'. */
   readonly package: string;
-  /** The player's buffer target as it stands, seconds: the level a request counts full unless `maxBufferSeconds` says. */
+  /** The player's buffer target as it stands, seconds: what a request's pace is scaled to unless the `bufferTargetSeconds` option says. */
   bufferTargetSeconds(): number;
   /** The lowest that target can become once the content is known, seconds (dash.js: long-form or not); the validation's level. Default: `bufferTargetSeconds()`. */
   lowestBufferTargetSeconds?(): number;
@@ -80,11 +80,11 @@ export interface AdapterKit {
 }
 
 export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<Settings>>, player: PlayerDescription<Settings>): AdapterKit {
-  const { mode, enabled, cmcdMode: requestedCmcdMode, maxBufferSeconds, initialHistory, ...parameters } = options;
+  const { mode, enabled, cmcdMode: requestedCmcdMode, bufferTargetSeconds, initialHistory, ...parameters } = options;
   const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
-  const fullBufferSeconds = () => maxBufferSeconds ?? player.bufferTargetSeconds();
-  const validatedSeconds = maxBufferSeconds ?? (player.lowestBufferTargetSeconds ?? player.bufferTargetSeconds)();
+  const targetSeconds = () => bufferTargetSeconds ?? player.bufferTargetSeconds();
+  const validatedSeconds = bufferTargetSeconds ?? (player.lowestBufferTargetSeconds ?? player.bufferTargetSeconds)();
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
   const session = createSession({
@@ -92,7 +92,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
     enabled,
     initialHistory,
     playerAbr: playerAbr(),
-    maxBufferSeconds: validatedSeconds,
+    bufferTargetSeconds: validatedSeconds,
   });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? player.cmcdMode());
   let attached = true;
@@ -110,7 +110,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
       let decision: SammyDecision | undefined;
       try {
         const request = media();
-        decision = request && session.decide({ ...request, url: withoutCmcd(carrier.url), maxBufferSeconds: fullBufferSeconds() });
+        decision = request && session.decide({ ...request, url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
         const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
         carrier.url = written.url;
         carrier.headers = written.headers;

@@ -25,7 +25,7 @@ export type SammyMode = 'sammy' | 'pace-only';
 export interface PaceOnlyMode<PlayerSettings> {
   readonly name: 'pace-only';
   /** What the player's ABR needs from the pace under these settings (re-read at every `update`). */
-  playerAbr(settings: PlayerSettings, maxBufferSeconds: number): PlayerAbr;
+  playerAbr(settings: PlayerSettings, bufferTargetSeconds: number): PlayerAbr;
 }
 
 export interface AdapterOptions<Mode> extends Partial<SammyParameters> {
@@ -35,8 +35,8 @@ export interface AdapterOptions<Mode> extends Partial<SammyParameters> {
   enabled?: boolean;
   /** Where CMCD travels. */
   cmcdMode?: CmcdMode;
-  /** Buffer level counted as full, seconds; the parameters are validated at it. Default: the player's buffer target. */
-  maxBufferSeconds?: number;
+  /** The player's buffer target, seconds (the pace counts a share of it as full); the parameters are validated at it. Default: the player's own. */
+  bufferTargetSeconds?: number;
   /** Where initial-phase throughput persists. Default: localStorage, or memory. */
   initialHistory?: InitialThroughputStore;
 }

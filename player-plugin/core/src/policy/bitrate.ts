@@ -11,13 +11,13 @@ export interface BitrateChoiceInput {
   /** Bitrates of the ladder, kbps, any order. */
   bitratesKbps: readonly number[];
   /** Throughput estimate, kbps; undefined before any sample. */
-  throughputKbps: number | undefined;
+  estimateKbps: number | undefined;
   /**
    * The estimate the step-up factor is held to, kbps: from the probes alone (segments paced by
    * the schedule, `probeInterval`), as held ones measure their pace below the link's capacity.
-   * Undefined: `throughputKbps`.
+   * Undefined: `estimateKbps`.
    */
-  stepUpThroughputKbps?: number;
+  stepUpEstimateKbps?: number;
   bufferLevelSeconds: number;
   beta: number;
   lookaheadSeconds: number;
@@ -70,7 +70,7 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
  * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the
  * lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
  * (`stepUpFactor` > 0) stepping up above the current rung also needs:
- * - an estimate of `stepUpFactor` × the new rung (from the probes, `stepUpThroughputKbps`, when
+ * - an estimate of `stepUpFactor` × the new rung (from the probes, `stepUpEstimateKbps`, when
  *   held segments measure their pace below the link): Eq. 1's look-ahead lets a deep buffer pay for
  *   a rung the link cannot carry (Appendix A), which on a link between two rungs alternates
  *   between them; this steps up only to a rung the link sustains;
@@ -85,7 +85,7 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
   const lowest = ladder[0];
   if (lowest === undefined) throw new RangeError('Sammy: the ladder has no bitrate');
-  const x = input.throughputKbps;
+  const x = input.estimateKbps;
   const estimated = x !== undefined && Number.isFinite(x) && x > 0;
   const { beta, lookaheadSeconds, bufferLevelSeconds, stepUpFactor = 0 } = input;
   const limit = estimated ? sustainableBitrateKbps(x, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
@@ -94,7 +94,7 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
     if (!stepUpFactor) return true;
     // The refetches and the next download go unheld, at the probes' estimate; Eq. 1 at the
     // buffer they leave goes by the estimate the rule keeps a rung with (held segments and all).
-    const up = input.stepUpThroughputKbps ?? x!;
+    const up = input.stepUpEstimateKbps ?? x!;
     if (stepUpFactor * r > up) return false;
     const left = bufferAfterStepUp(bufferLevelSeconds, r, up, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.

@@ -12,13 +12,13 @@ export interface BitrateDecisionInput {
   bitratesKbps: readonly number[];
   bufferLevelSeconds: number;
   /** Estimate from this session's samples, kbps. */
-  sessionThroughputKbps: number | undefined;
+  sessionEstimateKbps: number | undefined;
   /** Estimate from initial-phase samples only (this and earlier sessions), kbps. */
-  initialThroughputKbps: number | undefined;
+  initialEstimateKbps: number | undefined;
   /** The latest video download's chunk throughput when the link held it back, kbps (`ProbeState.linkKbps`); video only. */
   linkThroughputKbps?: number;
   /** Estimate from this session's probes (segments paced by the schedule alone), kbps: what a step up goes by once playing. */
-  stepUpThroughputKbps?: number;
+  stepUpEstimateKbps?: number;
   /** The rung this media type fetched last in this session, kbps: stepping above it needs `stepUpFactor`. */
   currentBitrateKbps?: number;
   /** Duration of this media type's segments, seconds (from its last download); unknown: undefined. */
@@ -34,7 +34,7 @@ export interface BitrateChoice {
   phase: Phase;
   bitrateKbps: number;
   /** The estimate the choice used, kbps; undefined: none yet (video then starts from `initialVideoBitrateKbps`). */
-  throughputKbps: number | undefined;
+  estimateKbps: number | undefined;
   /** The buffer level the choice used, seconds. */
   bufferLevelSeconds: number;
 }
@@ -57,23 +57,24 @@ export const SHALLOW_BUFFER_SECONDS = 8;
  * the lowest rung cost the first segment's quality for nothing).
  */
 export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
-  const { sessionThroughputKbps: session, linkThroughputKbps: link } = input;
-  const throughputKbps = input.phase === 'initial' ? input.initialThroughputKbps : input.bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
+  const { sessionEstimateKbps: session, linkThroughputKbps: link } = input;
+  const estimateKbps = input.phase === 'initial' ? input.initialEstimateKbps : input.bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
   // β, the look-ahead and the step-up factor from the parameters; ladder, buffer and current rung from the input.
   const bitrateKbps = selectBitrateKbps({
     ...input.parameters,
     ...input,
-    throughputKbps,
-    stepUpThroughputKbps: input.phase === 'initial' ? undefined : input.stepUpThroughputKbps,
+    estimateKbps,
+    stepUpEstimateKbps: input.phase === 'initial' ? undefined : input.stepUpEstimateKbps,
     fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
-  return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, throughputKbps, bufferLevelSeconds: input.bufferLevelSeconds };
+  return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, estimateKbps, bufferLevelSeconds: input.bufferLevelSeconds };
 }
 
 export interface PaceDecisionInput {
   phase: Phase;
   bufferLevelSeconds: number;
-  maxBufferSeconds: number;
+  /** Buffer level the pace counts as full, seconds (`fullBufferSeconds`). */
+  fullBufferSeconds: number;
   /** What the pace carries at 1×, kbps: the video rung it is based on (`paceRungKbps`) + the top audio bitrate. */
   paceBaseKbps: number;
   /** That rung is below the top of the ladder (paceBase 'next-rung'): the schedule's largest multiplier applies. */

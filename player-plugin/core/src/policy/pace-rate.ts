@@ -1,8 +1,8 @@
 export interface PaceRateInput {
   /** Buffer level, seconds. */
   bufferLevelSeconds: number;
-  /** Buffer level counted as full, seconds. */
-  maxBufferSeconds: number;
+  /** Buffer level the pace counts as full, seconds (`fullBufferSeconds`). */
+  fullBufferSeconds: number;
   /** What the pace carries at 1×, kbps: the top video bitrate plus the top audio bitrate. */
   paceBaseKbps: number;
   c0: number;
@@ -15,9 +15,9 @@ export interface PaceRateInput {
 }
 
 /** Fraction of the buffer that is full, clamped to [0, 1]. */
-export function bufferFullness(bufferLevelSeconds: number, maxBufferSeconds: number): number {
-  if (!(maxBufferSeconds > 0) || !Number.isFinite(bufferLevelSeconds)) return 0;
-  return Math.min(Math.max(bufferLevelSeconds / maxBufferSeconds, 0), 1);
+export function bufferFullness(bufferLevelSeconds: number, fullBufferSeconds: number): number {
+  if (!(fullBufferSeconds > 0) || !Number.isFinite(bufferLevelSeconds)) return 0;
+  return Math.min(Math.max(bufferLevelSeconds / fullBufferSeconds, 0), 1);
 }
 
 /** multiplier = c1·B + c0·(1 − B): c0 at an empty buffer, c1 at a full one. */
@@ -28,7 +28,7 @@ export function paceMultiplier(fullness: number, c0: number, c1: number): number
 /** The pace rate for a request, kbps, unrounded. */
 export function paceRateKbps(input: PaceRateInput): number {
   const { c0, c1 } = input;
-  const multiplier = input.belowTop ? Math.max(c0, c1) : paceMultiplier(bufferFullness(input.bufferLevelSeconds, input.maxBufferSeconds), c0, c1);
+  const multiplier = input.belowTop ? Math.max(c0, c1) : paceMultiplier(bufferFullness(input.bufferLevelSeconds, input.fullBufferSeconds), c0, c1);
   return multiplier * input.paceBaseKbps;
 }
 

@@ -42,8 +42,8 @@ export interface PlayerAbr {
   /** For messages: "dash.js". */
   name: string;
   requirements: readonly PaceRequirement[];
-  /** The buffer level the pace counts as full, seconds: places the rules' buffer ranges on the c0→c1 line. */
-  maxBufferSeconds: number;
+  /** The player's buffer target, seconds: the pace's full level follows from it (`fullBufferSeconds`). */
+  bufferTargetSeconds: number;
   /** The factor the player applies to its estimate (dash.js's bandwidthSafetyFactor): the start bitrate from the history uses it. */
   safetyFactor: number;
   /**
@@ -104,15 +104,15 @@ const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
 /** Buffer levels a per-level check visits between the ends of a range (the ends included). */
 const STEPS = 64;
 
-function describeBuffer(bufferSeconds: number, fullness: number, maxBufferSeconds: number): string {
+function describeBuffer(bufferSeconds: number, fullness: number, fullBufferSeconds: number): string {
   if (bufferSeconds <= 0) return 'at an empty buffer';
-  if (fullness >= 1) return `at a full buffer (${maxBufferSeconds} s)`;
+  if (fullness >= 1) return `at a full buffer (${fullBufferSeconds} s)`;
   return `at a buffer of ${Math.round(bufferSeconds * 10) / 10} s`;
 }
 
 /**
  * Where the schedule falls short of one requirement. The pace multiplier is c0·(1 − B) + c1·B up
- * to the full level and c1 above, B = buffer / maxBufferSeconds; the requirement (after
+ * to the full level and c1 above, B = buffer / fullBufferSeconds; the requirement (after
  * overhead: measured = pace × (1 − overhead)) is checked at every buffer level of its range — at
  * its ends and at 64 steps between, which is exact for a need that is constant or convex in
  * the buffer, as Eq. 1's is (the least c1 is then set at the top of the range). Above the full
@@ -122,7 +122,7 @@ function describeBuffer(bufferSeconds: number, fullness: number, maxBufferSecond
 export function scheduleShortfalls(
   p: Pick<SammyParameters, 'c0' | 'c1' | 'overhead'>,
   requirement: PaceRequirement,
-  maxBufferSeconds: number,
+  fullBufferSeconds: number,
 ): PaceShortfall[] {
   const shortfalls: PaceShortfall[] = [];
   const { at, multipleAt, throughputMultiple } = requirement;
@@ -140,7 +140,7 @@ export function scheduleShortfalls(
   }
 
   // With no finite full level the pace is c0 at every level (bufferFullness): the range's start decides.
-  const full = maxBufferSeconds > 0 && maxBufferSeconds < Infinity ? maxBufferSeconds : 0;
+  const full = fullBufferSeconds > 0 && fullBufferSeconds < Infinity ? fullBufferSeconds : 0;
   const from = Math.max(0, requirement.fromBufferSeconds);
   const to = full ? Math.max(from, Math.min(requirement.toBufferSeconds, full)) : from;
   // c0 first: where the buffer counts as empty the pace is c0 alone (and the need highest).
@@ -167,14 +167,14 @@ export function scheduleShortfalls(
 export function paceShortfalls(
   p: Pick<SammyParameters, 'c0' | 'c1' | 'overhead'>,
   requirements: readonly PaceRequirement[],
-  maxBufferSeconds: number,
+  fullBufferSeconds: number,
 ): PaceShortfall[] {
-  return requirements.flatMap((requirement) => scheduleShortfalls(p, requirement, maxBufferSeconds));
+  return requirements.flatMap((requirement) => scheduleShortfalls(p, requirement, fullBufferSeconds));
 }
 
 /**
- * Sammy's own rule, at every buffer level of a buffer counted full at `maxBufferSeconds`: the
- * special case of `paceShortfalls(p, [sammyRuleRequirement(p)], maxBufferSeconds)` (tested
+ * Sammy's own rule, at every buffer level of a buffer counted full at `fullBufferSeconds`: the
+ * special case of `paceShortfalls(p, [sammyRuleRequirement(p)], fullBufferSeconds)` (tested
  * equal) that a bundle without pace-only mode carries instead of the general check. Its need is
  * convex and never rises with the buffer, and the pace is a line up to the full level and flat
  * above: a line at or above a convex need at both ends is above it at every level between (it
@@ -183,10 +183,10 @@ export function paceShortfalls(
  */
 export function sammyRuleShortfalls(
   p: Pick<SammyParameters, 'beta' | 'lookaheadSeconds' | 'stepUpFactor' | 'c0' | 'c1' | 'overhead'>,
-  maxBufferSeconds: number,
+  fullBufferSeconds: number,
 ): PaceShortfall[] {
   const requirement = sammyRuleRequirement(p);
-  const full = maxBufferSeconds > 0 && maxBufferSeconds < Infinity ? maxBufferSeconds : 0;
+  const full = fullBufferSeconds > 0 && fullBufferSeconds < Infinity ? fullBufferSeconds : 0;
   const shortfalls: PaceShortfall[] = [];
   // Without a full level the pace is c0 at every level.
   for (const [parameter, level] of [['c0', 0], ['c1', full]] as const) {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { nearestOption } from '../options.js';
 import { describeShortfall, sammyRuleShortfalls, type PlayerAbr } from './pace-requirements.js';
 
@@ -77,16 +77,16 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
  * starve the rule that picks bitrates: such a pace lowers measured throughput, which lowers the
  * bitrate — the rung is lost for good (the downward spiral). That rule is Sammy's own (Eq. 1
  * with its look-ahead, and its step-up hysteresis, at every buffer level of a buffer counted
- * full at `maxBufferSeconds`), or in pace-only mode the player's own rules (`playerAbr`, held
+ * full at `fullBufferSeconds(bufferTargetSeconds)`), or in pace-only mode the player's own rules (`playerAbr`, held
  * to them with its `check`), each over the buffer levels where it acts.
  */
-function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBufferSeconds: number = DEFAULT_MAX_BUFFER_SECONDS): Readonly<SammyParameters> {
+function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, bufferTargetSeconds: number = DEFAULT_BUFFER_TARGET_SECONDS): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
   // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
   if (playerAbr && p.probeInterval > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${playerAbr.name}'s own ABR would measure the held segments`);
   // The pace counts the buffer as full at fullBufferShare × the player's level, fullBufferMaxSeconds at most: the line c0 → c1 spans that.
-  const full = fullBufferSeconds(playerAbr ? playerAbr.maxBufferSeconds : maxBufferSeconds, p);
+  const full = fullBufferSeconds(playerAbr ? playerAbr.bufferTargetSeconds : bufferTargetSeconds, p);
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);
   // Report the strictest: the least value that clears every rule at once.
   const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);
@@ -103,18 +103,18 @@ function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, maxBuffer
 /**
  * Merges overrides onto a base set (a key that is not a tunable is refused, naming the nearest
  * option), then validates the result (against `playerAbr` in pace-only
- * mode; Sammy's own rule at a buffer counted full at `maxBufferSeconds`).
+ * mode; Sammy's own rule under a player whose buffer target is `bufferTargetSeconds`).
  */
 export function resolveParameters(
   overrides: Partial<SammyParameters> = {},
   base: Readonly<SammyParameters> = DEFAULT_PARAMETERS,
   playerAbr?: PlayerAbr,
-  maxBufferSeconds?: number,
+  bufferTargetSeconds?: number,
 ): Readonly<SammyParameters> {
   const merged: SammyParameters = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     if (!Object.hasOwn(base, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
-  return validateParameters(merged, playerAbr, maxBufferSeconds);
+  return validateParameters(merged, playerAbr, bufferTargetSeconds);
 }

@@ -5,7 +5,7 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { DEFAULT_MAX_BUFFER_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
+import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
 import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
@@ -36,12 +36,11 @@ export interface SessionConfig {
    */
   playerAbr?: PlayerAbr;
   /**
-   * The buffer level counted as full, seconds, as the adapter knows it: the validation checks
-   * the pace at every buffer level up to it, and the pace never counts a smaller buffer as full
-   * (a request's own `maxBufferSeconds` below it is raised to it). Default: the pace-only
-   * player's `maxBufferSeconds`, else DEFAULT_MAX_BUFFER_SECONDS (10 s).
+   * The player's buffer target, seconds, at its lowest as the adapter knows it: the validation
+   * checks the pace under it, and a request's own `bufferTargetSeconds` below it is raised to it. Default: the pace-only
+   * player's `bufferTargetSeconds`, else DEFAULT_BUFFER_TARGET_SECONDS (10 s).
    */
-  maxBufferSeconds?: number;
+  bufferTargetSeconds?: number;
 }
 
 /** What every adapter's controller offers (each adds its own, such as `detach`). */
@@ -65,14 +64,14 @@ export class SammySession implements SammyControl {
    * measure mostly latency and would drag a shared estimate down.
    */
   #samples: Record<MediaKind, number[]> = { video: [], audio: [] };
-  readonly #history: InitialThroughputHistory;
+  readonly #initialHistory: InitialThroughputHistory;
   readonly #events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
   #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
   readonly #now: () => number;
   #playerAbr: PlayerAbr | undefined;
   /** The full-buffer level the parameters were validated at, seconds. */
-  readonly #fullBufferSeconds: number;
+  readonly #lowestTargetSeconds: number;
   /** The video ladder the bitrate rule last saw, and the bitrate of the last video request. */
   #videoLadder: readonly number[] | undefined;
   #videoFetched: number | undefined;
@@ -84,12 +83,12 @@ export class SammySession implements SammyControl {
   constructor(config: SessionConfig = {}) {
     this.#playerAbr = config.playerAbr;
     // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
-    const full = config.maxBufferSeconds || config.playerAbr?.maxBufferSeconds;
-    this.#fullBufferSeconds = full! > 0 ? full! : DEFAULT_MAX_BUFFER_SECONDS;
+    const full = config.bufferTargetSeconds || config.playerAbr?.bufferTargetSeconds;
+    this.#lowestTargetSeconds = full! > 0 ? full! : DEFAULT_BUFFER_TARGET_SECONDS;
     const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...this.#playerAbr.pace } : DEFAULT_PARAMETERS;
-    this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#fullBufferSeconds);
+    this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#lowestTargetSeconds);
     this.#active = config.enabled ?? true;
-    this.#history = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
+    this.#initialHistory = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
     this.#now = config.now ?? Date.now;
   }
 
@@ -111,7 +110,7 @@ export class SammySession implements SammyControl {
    * (A session's mode is fixed: leaving out `playerAbr` keeps the current one.)
    */
   update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.#playerAbr): void {
-    this.#params = resolveParameters(changes, this.#params, playerAbr, this.#fullBufferSeconds);
+    this.#params = resolveParameters(changes, this.#params, playerAbr, this.#lowestTargetSeconds);
     this.#playerAbr = playerAbr;
   }
 
@@ -138,9 +137,9 @@ export class SammySession implements SammyControl {
   }
 
   /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
-  throughputKbps(mediaType: MediaKind): number | undefined {
+  estimateKbps(mediaType: MediaKind): number | undefined {
     const window = this.#params.throughputWindow;
-    return this.phase === 'initial' ? this.#history.estimateKbps(window) : harmonicMeanKbps(this.#samples[mediaType], window);
+    return this.phase === 'initial' ? this.#initialHistory.estimateKbps(window) : harmonicMeanKbps(this.#samples[mediaType], window);
   }
 
   /**
@@ -149,14 +148,14 @@ export class SammySession implements SammyControl {
    * mode, what the player's own safety factor allows), else the player's own start.
    */
   startBitrateKbps(): number {
-    const estimate = this.#history.estimateKbps(this.#params.throughputWindow);
+    const estimate = this.#initialHistory.estimateKbps(this.#params.throughputWindow);
     const safety = this.#playerAbr?.safetyFactor ?? this.#params.beta;
     return estimate === undefined ? this.#params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
   }
 
   /** Whether the initial-phase history holds any sample (a start bitrate of its own). */
   get hasHistory(): boolean {
-    return this.#history.size > 0;
+    return this.#initialHistory.size > 0;
   }
 
   /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
@@ -178,10 +177,10 @@ export class SammySession implements SammyControl {
       bitratesKbps: input.ladderKbps,
       bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
       // (In the initial phase the choice goes by the history, whatever this is.)
-      sessionThroughputKbps: this.throughputKbps(mediaType),
-      initialThroughputKbps: this.#history.estimateKbps(this.#params.throughputWindow),
+      sessionEstimateKbps: this.estimateKbps(mediaType),
+      initialEstimateKbps: this.#initialHistory.estimateKbps(this.#params.throughputWindow),
       linkThroughputKbps: video ? this.#probe.linkKbps : undefined,
-      stepUpThroughputKbps: video ? probeEstimateKbps(this.#probe, this.#params) : undefined,
+      stepUpEstimateKbps: video ? probeEstimateKbps(this.#probe, this.#params) : undefined,
       currentBitrateKbps: before,
       segmentSeconds: this.#segmentSeconds[mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
@@ -214,13 +213,13 @@ export class SammySession implements SammyControl {
     const video = tracks.video;
     const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.#params.paceBase, video.ladderTopKbps, this.#videoFetched, video.ladderKbps ?? this.#videoLadder) : undefined;
     const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
-    const maxBufferSeconds = Math.max(request.maxBufferSeconds, this.#fullBufferSeconds);
-    const paceFullSeconds = fullBufferSeconds(maxBufferSeconds, this.#params);
+    const bufferTargetSeconds = Math.max(request.bufferTargetSeconds, this.#lowestTargetSeconds);
+    const paceFullSeconds = fullBufferSeconds(bufferTargetSeconds, this.#params);
     const choice = this.#choices[mediaType];
     const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
     // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
     const scheduleKbps = this.#active && this.phase !== 'initial' && paceBaseKbps > 0
-      ? paceRateKbps({ ...this.#params, bufferLevelSeconds: paceBufferLevelSeconds, maxBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
+      ? paceRateKbps({ ...this.#params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
       : undefined;
     const paced = paceRequest(
       this.#probe,
@@ -243,11 +242,11 @@ export class SammySession implements SammyControl {
       enabled: this.#active,
       bitrateKbps: request.bitrateKbps,
       bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
-      throughputKbps: fromChoice ? choice.throughputKbps : this.throughputKbps(mediaType),
+      estimateKbps: fromChoice ? choice.estimateKbps : this.estimateKbps(mediaType),
       topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
       paceBaseKbps,
       paceBufferLevelSeconds,
-      maxBufferSeconds,
+      bufferTargetSeconds,
       paceRateKbps: pace,
       held,
       url: request.url,
@@ -274,7 +273,7 @@ export class SammySession implements SammyControl {
       this.#probe = nextProbeState(this.#probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, this.#params);
     }
     if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
-      this.#history.add(throughputKbps, this.#params.historyLimit);
+      this.#initialHistory.add(throughputKbps, this.#params.historyLimit);
     }
     const sample: SegmentSample = {
       time: this.#now(),

@@ -26,8 +26,8 @@ export interface SegmentRequest {
   url: string;
   /** The media types of the stream; a muxed stream has video only. */
   tracks: Partial<Record<MediaKind, TrackState>>;
-  /** Buffer level counted as full, seconds. */
-  maxBufferSeconds: number;
+  /** The player's buffer target, seconds: the pace counts `fullBufferShare` of it as full. */
+  bufferTargetSeconds: number;
 }
 
 /** One decision, made once for one media segment request: what was sent and what it was computed from. */
@@ -43,7 +43,7 @@ export interface SammyDecision {
   /** Buffer level of this media type the bitrate choice used, seconds. */
   bufferLevelSeconds: number;
   /** Throughput estimate the bitrate choice used, kbps; undefined before any sample. */
-  throughputKbps: number | undefined;
+  estimateKbps: number | undefined;
   /** Highest video bitrate of the ladder, kbps (0: no video). */
   topVideoBitrateKbps: number;
   /**
@@ -53,8 +53,8 @@ export interface SammyDecision {
   paceBaseKbps: number;
   /** Buffer level the pace used: the lowest of the stream's media types, seconds. */
   paceBufferLevelSeconds: number;
-  /** Buffer level counted as full, seconds (the request's, never below the level the parameters were validated at). */
-  maxBufferSeconds: number;
+  /** The player's buffer target the pace was scaled to, seconds (the request's, never below the one the parameters were validated at). */
+  bufferTargetSeconds: number;
   /** The `rtp` sent with the request, kbps; undefined when none was sent. */
   paceRateKbps: number | undefined;
   /**

@@ -23,7 +23,7 @@ const DASH_INITIAL_BITRATE_KBPS = 1000;
 const EWMA = { fast: 3, slow: 8, weightPerMs: 0.0015 };
 
 /** What the modelled rule needs from a pace: its estimate × 0.9 must reach the top rung, at every buffer level. */
-export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds'>): PlayerAbr {
+export function modelledDashAbr(config: Pick<SimulationConfig, 'bufferTargetSeconds'>): PlayerAbr {
   return {
     name: 'dash.js (ThroughputRule model)',
     requirements: [
@@ -35,7 +35,7 @@ export function modelledDashAbr(config: Pick<SimulationConfig, 'maxBufferSeconds
         toBufferSeconds: Infinity,
       },
     ],
-    maxBufferSeconds: config.maxBufferSeconds,
+    bufferTargetSeconds: config.bufferTargetSeconds,
     safetyFactor: DASH_BANDWIDTH_SAFETY_FACTOR,
     check: paceShortfalls,
     pace: PRESETS.paper,
@@ -119,7 +119,7 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
           bitrateKbps,
           url: '/seg.m4s',
           tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
-          maxBufferSeconds: config.maxBufferSeconds,
+          bufferTargetSeconds: config.bufferTargetSeconds,
         });
         return { bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };
       },

@@ -35,7 +35,7 @@ export interface SimulationConfig {
   /** Share of the wire rate lost to HTTP/TCP headers. */
   wireOverhead: number;
   /** Buffer target: the player waits while the buffer is above this minus one segment. */
-  maxBufferSeconds: number;
+  bufferTargetSeconds: number;
   /** Buffer needed to start (or resume) playback, seconds. */
   startupBufferSeconds: number;
   /** Initial-phase samples from earlier sessions, kbps. */
@@ -62,7 +62,7 @@ export const DEFAULT_SIMULATION: Omit<SimulationConfig, 'linkKbps'> = {
   segments: 90,
   latencyMs: 40,
   wireOverhead: 0.04,
-  maxBufferSeconds: 30,
+  bufferTargetSeconds: 30,
   startupBufferSeconds: 4,
 };
 
@@ -107,7 +107,7 @@ export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
  */
 export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { unpaced?: boolean } = {}): SimulatedRule {
   return (config) => {
-    const session = createSession({ parameters, initialHistory: memoryStore(config.initialHistoryKbps ?? []), maxBufferSeconds: config.maxBufferSeconds });
+    const session = createSession({ parameters, initialHistory: memoryStore(config.initialHistoryKbps ?? []), bufferTargetSeconds: config.bufferTargetSeconds });
     const topKbps = Math.max(...config.videoLadderKbps);
     let last: SammyDecision | undefined;
     return {
@@ -119,7 +119,7 @@ export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { 
           bitrateKbps: choice!.bitrateKbps,
           url: '/seg.m4s',
           tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
-          maxBufferSeconds: config.maxBufferSeconds,
+          bufferTargetSeconds: config.bufferTargetSeconds,
         });
         return { bitrateKbps: last.bitrateKbps, rtpKbps: options.unpaced ? undefined : last.paceRateKbps, phase: last.phase };
       },
@@ -195,7 +195,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
 
   for (let i = 0; i < config.segments && now < end; i++) {
     // The player idles while the buffer has no room for another segment.
-    const room = config.maxBufferSeconds - config.segmentSeconds;
+    const room = config.bufferTargetSeconds - config.segmentSeconds;
     if (playing && buffer > room) advance(Math.min(buffer - room, end - now));
     if (now >= end) break;
 

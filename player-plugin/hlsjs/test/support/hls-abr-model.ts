@@ -151,7 +151,7 @@ export function simulate(
       bitrateKbps: ladderKbps[level]!,
       url: `/seg-${level}-${n}.m4s`,
       tracks: { video: { ladderTopKbps: ladderKbps[top]!, bufferLevelSeconds: buffer } },
-      maxBufferSeconds: hls.maxBufferLength,
+      bufferTargetSeconds: hls.maxBufferLength,
     });
     const rate = Math.min(decision.paceRateKbps ?? Infinity, scenario.linkAt?.(n) ?? scenario.linkKbps);
     const kbits = ladderKbps[level]! * d;
