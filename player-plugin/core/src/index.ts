@@ -10,7 +10,7 @@ export type { PlaybackEvent } from './policy/phase.js';
 // The error `attach`, `update` and `createSession` throw, and the least multiplier it names (dash.js re-exports it).
 export { minimumMultiplier, SammyConfigError, type PaceShortfallDetail } from './policy/parameters.js';
 // What a pace-only mode's player ABR declares (each adapter's abr-requirements.ts).
-export { paceShortfalls, type PaceRequirement, type PlayerAbr } from './policy/pace-requirements.js';
+export { playerAbrOf, positiveOr, type PaceRequirement, type PlayerAbr } from './policy/pace-requirements.js';
 // One decision outside a session: the dash.js decision bench.
 export { decideBitrate, decidePace } from './policy/decide.js';
 export { harmonicMeanKbps } from './policy/throughput.js';
@@ -19,6 +19,7 @@ export { createSession, type SammySession, type SammyControl, type SessionConfig
 export type { SammyDecision, SammyEvents, SegmentRequest, SegmentSample, TrackState } from './session/types.js';
 export { defaultStore, memoryStore, type InitialThroughputStore } from './initial-history.js';
 export type { AdapterController, AdapterOptions, PaceOnlyMode, SammyMode } from './adapter/types.js';
-export { listenToMediaElement } from './adapter/media-element.js';
+export { followMediaElement } from './adapter/media-element.js';
+export { delegate } from './adapter/delegate.js';
 // MediaRequest, PlayerDescription, RequestCarrier: what createAdapterKit and kit.send take.
-export { createAdapterKit, type AdapterKit, type MediaRequest, type PlayerDescription, type RequestCarrier, type SentRequest } from './adapter/kit.js';
+export { createAdapterKit, type AdapterKit, type MediaRequest, type PlayerDescription, type RequestCarrier } from './adapter/kit.js';

@@ -1,6 +1,7 @@
 /** The session core as an adapter drives it: one decision per request, from the inputs it used. */
 import { describe, expect, it } from 'vitest';
-import { createSession, DEFAULT_PARAMETERS, memoryStore, paceShortfalls, PRESETS, SammyConfigError, type PlayerAbr, type SammyDecision, type SegmentRequest } from '../src/index.js';
+import { createSession, DEFAULT_PARAMETERS, memoryStore, PRESETS, SammyConfigError, type PlayerAbr, type SammyDecision, type SegmentRequest } from '../src/index.js';
+import { paceShortfalls } from '../src/policy/pace-requirements.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 

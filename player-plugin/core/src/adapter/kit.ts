@@ -30,27 +30,30 @@ export interface PlayerDescription<Settings> {
   readonly firstPickFromStart?: boolean;
 }
 
-/** A media request as the adapter reads it from its player (the kit adds the URL and the full level). */
+/** A media request as the adapter reads it from its player (the kit adds the URL and the buffer target). */
 export interface MediaRequest {
   mediaType: MediaKind;
   /** Bitrate of the requested segment, kbps. */
   bitrateKbps: number;
-  tracks: Partial<Record<MediaKind, TrackState>>;
+  /** Top of each media type's ladder, kbps (0: no such type, or its bitrate counted in the other's). */
+  ladderTopKbps: Record<MediaKind, number>;
+  /** Buffer of each media type, seconds. */
+  bufferLevelSeconds: Record<MediaKind, number>;
+}
+
+/** The stream's media types for the session: those with a ladder, and always the requesting one (for its buffer). */
+function trackStates({ mediaType, ladderTopKbps, bufferLevelSeconds }: MediaRequest): Partial<Record<MediaKind, TrackState>> {
+  const tracks: Partial<Record<MediaKind, TrackState>> = {};
+  for (const kind of ['video', 'audio'] as const) {
+    if (ladderTopKbps[kind] > 0 || kind === mediaType) tracks[kind] = { ladderTopKbps: ladderTopKbps[kind], bufferLevelSeconds: bufferLevelSeconds[kind] };
+  }
+  return tracks;
 }
 
 /** The part of a player's request the pipeline rewrites: its URL and headers carry CMCD. */
 export interface RequestCarrier {
   url: string;
   headers?: Record<string, string>;
-}
-
-/** A request on its way: call `done` when its response has ended whole, `aborted` when it will not. */
-export interface SentRequest {
-  /** Undefined for a request Sammy does not pace (not media, or the decision failed). */
-  readonly decision: SammyDecision | undefined;
-  /** The download as the player timed it; the sample it made, undefined when it measured nothing (or came twice). */
-  done(bytes: number, durationMs: number): SegmentSample | undefined;
-  aborted(): void;
 }
 
 /** What the adapter does when the controller changes something in its player. */
@@ -74,8 +77,19 @@ export interface AdapterKit {
    * the ABR hook).
    */
   startKbps(): number | undefined;
-  /** Decides a request (`media` undefined: not a media segment), writes its `rtp` into the carrier. Never throws. */
-  send(carrier: RequestCarrier, media: () => MediaRequest | undefined): SentRequest;
+  /**
+   * Decides a request (`media` undefined: not a media segment), writes its `rtp` into the carrier
+   * and keeps the decision under `key` (the player's own object for the request) until `ended`
+   * or `failed`. Never throws; undefined when nothing is paced.
+   */
+  send(carrier: RequestCarrier, media: () => MediaRequest | undefined, key: object): SammyDecision | undefined;
+  /**
+   * The response to the request kept under `key` ended whole: its sample (once; undefined for a
+   * request not kept). `durationMs`: the player's own timing, else the time since `send`.
+   */
+  ended(key: object, bytes: number, durationMs?: number): SegmentSample | undefined;
+  /** The request kept under `key` will not end whole (aborted, an error status, from a cache): no sample. */
+  failed(key: object): void;
   controller(hooks: ControllerHooks): AdapterController;
 }
 
@@ -95,6 +109,8 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
     bufferTargetSeconds: validatedSeconds,
   });
   let cmcdMode = checkCmcdMode(requestedCmcdMode ?? player.cmcdMode());
+  // Each paced request until its response ends, by the player's own object for it.
+  const inFlight = new WeakMap<object, { decision: SammyDecision; sentAtMs: number }>();
   let attached = true;
 
   return {
@@ -106,11 +122,12 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
       if (!attached || !session.enabled || (paceOnly ? !session.hasHistory : !player.firstPickFromStart)) return undefined;
       return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
     },
-    send(carrier, media) {
+    send(carrier, media, key) {
       let decision: SammyDecision | undefined;
       try {
         const request = media();
-        decision = request && session.decide({ ...request, url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
+        const url = withoutCmcd(carrier.url);
+        decision = request && session.decide({ mediaType: request.mediaType, bitrateKbps: request.bitrateKbps, tracks: trackStates(request), url, bufferTargetSeconds: targetSeconds() });
         const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
         carrier.url = written.url;
         carrier.headers = written.headers;
@@ -118,19 +135,15 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
         // Never hold a segment back: an unpaced request beats a failed one.
         console.error('Sammy:', error);
       }
-      let open = decision !== undefined;
-      return {
-        decision,
-        done(bytes, durationMs) {
-          const sample = open ? session.addSample(decision!, { bytes, durationMs }) : undefined;
-          open = false;
-          return sample;
-        },
-        aborted() {
-          open = false;
-        },
-      };
+      if (decision) inFlight.set(key, { decision, sentAtMs: Date.now() });
+      return decision;
     },
+    ended(key, bytes, durationMs) {
+      const sent = inFlight.get(key);
+      inFlight.delete(key);
+      return sent && session.addSample(sent.decision, { bytes, durationMs: durationMs ?? Date.now() - sent.sentAtMs });
+    },
+    failed: (key) => void inFlight.delete(key),
     controller: (hooks) => ({
       get enabled() {
         return session.enabled;

@@ -7,14 +7,21 @@ import type { PlaybackEvent } from '../policy/phase.js';
 
 const EVENTS = ['playing', 'seeking', 'seeked', 'waiting', 'timeupdate'] as const;
 
-/** Feeds `element`'s playback events to `feed` until the returned function is called. */
-export function listenToMediaElement(element: HTMLMediaElement, feed: (event: PlaybackEvent) => void): () => void {
+/**
+ * Follows the player's media element: each call moves `feed` to the element given (null or
+ * undefined: none), so a player that attaches, detaches or swaps its element is fed from the one
+ * it plays on.
+ */
+export function followMediaElement(feed: (event: PlaybackEvent) => void): (element: HTMLMediaElement | null | undefined) => void {
+  let current: HTMLMediaElement | null | undefined;
   const listener = (e: Event) => {
     const type = e.type as (typeof EVENTS)[number];
-    feed(type === 'timeupdate' ? { type, mediaTimeSeconds: element.currentTime } : { type });
+    feed(type === 'timeupdate' ? { type, mediaTimeSeconds: current!.currentTime } : { type });
   };
-  for (const type of EVENTS) element.addEventListener(type, listener);
-  return () => {
-    for (const type of EVENTS) element.removeEventListener(type, listener);
+  return (element) => {
+    if (element === current) return;
+    for (const type of EVENTS) current?.removeEventListener(type, listener);
+    current = element;
+    for (const type of EVENTS) current?.addEventListener(type, listener);
   };
 }

@@ -8,7 +8,7 @@
  * level; `paceShortfalls` runs it over a player's requirements, `sammyRuleShortfalls` over
  * Sammy's own, so that a bundle without pace-only mode carries no player's requirements.
  */
-import type { PacePreset, SammyParameters } from '../config.js';
+import { PRESETS, type PacePreset, type SammyParameters } from '../config.js';
 import { bufferFullness, paceMultiplier } from './pace-rate.js';
 
 export interface PaceRequirement {
@@ -24,9 +24,9 @@ export interface PaceRequirement {
    * `throughputMultiple` at every level of the range.
    */
   multipleAt?: (bufferSeconds: number) => number;
-  /** Buffer levels where the rule acts, seconds; `toBufferSeconds` may be Infinity. */
-  fromBufferSeconds: number;
-  toBufferSeconds: number;
+  /** Buffer levels where the rule acts, seconds. Default: from 0 to Infinity, every level. */
+  fromBufferSeconds?: number;
+  toBufferSeconds?: number;
   /**
    * Where it is checked, when not at one buffer level the pace maps to c0…c1 (e.g. "at one
    * segment of buffer", the segment duration unknown): then c0 and c1 both must clear it.
@@ -93,8 +93,6 @@ export function sammyRuleRequirement(p: Pick<SammyParameters, 'beta' | 'lookahea
     reason: `Eq. 1 (look-ahead ${lookaheadSeconds} s), stepUpFactor ${stepUpFactor} and an undrained buffer need`,
     throughputMultiple: Math.max(1 / beta, floor),
     multipleAt: (b) => Math.max(1 / beta / (1 + b / lookaheadSeconds), floor),
-    fromBufferSeconds: 0,
-    toBufferSeconds: Infinity,
     remedy: 'or raise beta',
   };
 }
@@ -141,8 +139,8 @@ export function scheduleShortfalls(
 
   // With no finite full level the pace is c0 at every level (bufferFullness): the range's start decides.
   const full = fullBufferSeconds > 0 && fullBufferSeconds < Infinity ? fullBufferSeconds : 0;
-  const from = Math.max(0, requirement.fromBufferSeconds);
-  const to = full ? Math.max(from, Math.min(requirement.toBufferSeconds, full)) : from;
+  const from = Math.max(0, requirement.fromBufferSeconds ?? 0);
+  const to = full ? Math.max(from, Math.min(requirement.toBufferSeconds ?? Infinity, full)) : from;
   // c0 first: where the buffer counts as empty the pace is c0 alone (and the need highest).
   let c0 = p.c0;
   if (bufferFullness(from, full) <= 0 && c0 < least(needAt(from))) {
@@ -207,4 +205,17 @@ export function describeShortfall(s: PaceShortfall, overhead: number): string {
     `(${Math.round(s.need * 100) / 100}× the rung after ${Math.round(overhead * 100)}% overhead), ` +
     `so ${s.parameter} must be at least ${s.minimum}${r.remedy ? `, ${r.remedy}` : ''}.`
   );
+}
+
+/**
+ * A pace-only entry's `PlayerAbr`: the player's requirements with the general check and the
+ * paper's pace design filled in (only a pace-only entry imports this, so only it bundles them).
+ */
+export function playerAbrOf(name: string, safetyFactor: number, requirements: readonly PaceRequirement[], bufferTargetSeconds: number): PlayerAbr {
+  return { name, requirements, bufferTargetSeconds, safetyFactor, check: paceShortfalls, pace: PRESETS.paper };
+}
+
+/** A player setting as a pace-only entry reads it: a positive finite number, else the player's default. */
+export function positiveOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback;
 }
