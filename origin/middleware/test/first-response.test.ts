@@ -16,7 +16,7 @@ import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing } from '../src/middleware.js';
 import { readTcpInfo, socketFd } from '../src/socket-options.js';
-import { cmcdQuery, get, makeMediaDir, PACING_TOLERANCE, relativeError, waitFor } from './helpers.js';
+import { cmcdQuery, expectPacedAt, get, makeMediaDir, waitFor } from './helpers.js';
 
 const RTP_KBPS = 8000;
 const BODY = randomBytes(1_500_000);
@@ -39,7 +39,7 @@ it('a new connection with 64 KB segments: the whole body at its rtp, from the re
     expect(mss, 'loopback MSS (bounded to half the first window at first)').toBeGreaterThan(16_000);
     expect(res.body.equals(BODY)).toBe(true);
     // Without the hand-off ~380 KB leave at once: 25% fast on this body.
-    expect(relativeError(res.rateKbps, RTP_KBPS), `achieved ${res.rateKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+    expectPacedAt(res.rateKbps, RTP_KBPS);
     const id = parseServerTiming(String(res.headers['server-timing'])).recordId;
     await waitFor(() => pacing.activeResponses === 0);
     expect(pacing.records.list().find((r) => r.id === id)).toMatchObject({ mechanism: 'kernel', endReason: 'delivered', bytes: BODY.length });

@@ -150,9 +150,10 @@ const WRONG_PACE_BELOW = 0.5;
  * pace in a wrong unit is 8× off). How close to the pace it lands is `npm run bench:origin`'s figure
  * (README), not a test's: on a loaded machine a starved reader slows it by any amount.
  */
-export function expectPacedAt(rateKbps: number, kbps: number): void {
-  expect(rateKbps, `achieved ${rateKbps.toFixed(0)} kbps for a pace of ${kbps}`).toBeLessThanOrEqual(kbps * (1 + PACING_TOLERANCE));
-  expect(rateKbps, `achieved ${rateKbps.toFixed(0)} kbps for a pace of ${kbps}`).toBeGreaterThanOrEqual(kbps * WRONG_PACE_BELOW);
+export function expectPacedAt(rateKbps: number, kbps: number, context?: string): void {
+  const message = `achieved ${rateKbps.toFixed(0)} kbps for a pace of ${kbps}${context ? `; ${context}` : ''}`;
+  expect(rateKbps, message).toBeLessThanOrEqual(kbps * (1 + PACING_TOLERANCE));
+  expect(rateKbps, message).toBeGreaterThanOrEqual(kbps * WRONG_PACE_BELOW);
 }
 
 /** One kept-alive connection, warmed past the kernel's unpaced first segments. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServerTiming } from 'sammy-pacing-protocol';
-import { bodyBytesFor, cmcdQuery, makeMediaDir, PACING_TOLERANCE, relativeError, startTestOrigin, waitFor } from './helpers.js';
+import { bodyBytesFor, cmcdQuery, expectPacedAt, makeMediaDir, PACING_TOLERANCE, relativeError, startTestOrigin, waitFor } from './helpers.js';
 import { connectRaw, request } from './raw-http.js';
 
 const media = makeMediaDir([2000, 20000]);
@@ -43,7 +43,7 @@ describe.each(['kernel', 'userspace'] as const)('pipelined requests with %s paci
         expect(r.received).toBe(bodyBytesFor(p.rtp ?? 20000));
         const report = parseServerTiming(r.headers['server-timing'] ?? '');
         expect(report.mechanism, summary).toBe(p.rtp === undefined ? 'none' : mechanism);
-        if (p.rtp !== undefined) expect(relativeError(rates[i]!, p.rtp), summary).toBeLessThanOrEqual(PACING_TOLERANCE);
+        if (p.rtp !== undefined) expectPacedAt(rates[i]!, p.rtp, summary);
       });
       expect(rates[1], summary).toBeGreaterThan(20000 * 5);
 
