@@ -56,8 +56,8 @@ export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: n
 /**
  * The buffer left, seconds, once a step up to r (at estimate x) has refetched the buffer: the
  * refetched downloads add nothing while playback drains it. Counted as every buffered segment,
- * the one at the playhead too (dash.js refetches from the segment 1.5 s past the playhead when
- * the manifest declares no segment duration: in the lab, from the playhead's own). Without a
+ * the one at the playhead too (dash.js refetches from the segment 1.5 s past the playhead, which
+ * without a declared segment duration is the playhead's own). Without a
  * refetch the step up's first segment adds more than it takes (x > r): the buffer as it is.
  */
 export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: number, segmentSeconds: number, stepUpRefetchSeconds: number | undefined): number {
@@ -77,9 +77,7 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
  * - Eq. 1 for the new rung at the buffer left once the player has refetched what the step up
  *   makes it refetch (`bufferAfterStepUp`), and that buffer long enough to download the next
  *   segment of it: otherwise the next request, at that lower buffer, stalls or steps back down,
- *   and dash.js refetches the same segments once more at the lower rung
- *   (measured in the lab on a 1.5× link: 2300 ↔ 3300 kbps every few segments, a third of the
- *   downloads refetches, two stalls in 50 s).
+ *   and dash.js refetches the same segments once more at the lower rung (README, "The evidence").
  */
 export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);

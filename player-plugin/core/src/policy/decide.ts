@@ -42,9 +42,8 @@ export interface BitrateChoice {
 /**
  * Below this buffer level, seconds, the rule goes by the latest video download the link held
  * back when it is below the session's estimate: a stall is near, and the link of the next few
- * seconds is the one just measured more than the mean of the last five segments (issue 33: on
- * volatile LTE-like links, Eq. 1 on that mean kept 3300 kbps at a 4–5 s buffer into a dip
- * unpaced dash.js, whose estimate follows a long slow download at once, met at 2300 kbps).
+ * seconds is the one just measured more than the mean of the last five segments (README, "The
+ * evidence": volatile links).
  */
 export const SHALLOW_BUFFER_SECONDS = 8;
 
@@ -84,8 +83,7 @@ export interface PaceDecisionInput {
   /**
    * A refetch (what a step up makes the player download again): paced at least at this, kbps, the
    * link's rate on the wire as the probes measured it. Refetched media adds no buffer, and until it
-   * arrives the viewer watches the rung below (lab, 12× link: dash.js replaced the first segment at
-   * the top at the schedule's 13.7 Mbit/s in 1.23 s against 0.42 s unpaced, 0.8 s more of 750 kbps).
+   * arrives the viewer watches the rung below (README, "The evidence").
    */
   refetchKbps?: number;
   parameters: Readonly<SammyParameters>;

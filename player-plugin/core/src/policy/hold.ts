@@ -4,9 +4,7 @@ import { bufferFullness } from './pace-rate.js';
 /**
  * Below this share of the full level nothing is held: a stall is near and the download takes all
  * the link gives. With the full level at most `fullBufferMaxSeconds` (15 s) this is 10 s at a 30
- * s or a 240 s target alike (issue 33: from a third, 5 s at 30 s, the volatile LTE traces held
- * 2300 kbps at 2800 kbps with a 6–8 s buffer through a 4–10 Mbit/s stretch and stalled in the dip
- * after it; from a third of a full level at half a 240 s target, 40 s, nothing was ever held).
+ * s or a 240 s target alike (README, "The evidence": why not a third).
  */
 export const HOLD_FROM_FULLNESS = 2 / 3;
 

@@ -3,8 +3,8 @@
  * link (probes, paced by the schedule alone), which are held below the schedule at a share of
  * what the link was measured at (hold.ts), and which go unheld because a step up made the player
  * fetch them again (refetches add no buffer). A held segment the link held back measures the link
- * too: the held pace follows the link down between probes (issue 33: the dips below a held pace
- * are what fill the neighbour's queue), and only a probe sees it rise. State and event in, state
+ * too: the held pace follows the link down between probes (the dips below a held pace are what
+ * fill the neighbour's queue), and only a probe sees it rise. State and event in, state
  * out; a request's pace comes from `paceRequest`, which takes the schedule's pace computed once.
  */
 import { roundRtpKbps } from 'sammy-pacing-protocol';
