@@ -1,32 +1,6 @@
 /**
  * Pace-only mode: what hls.js 1.7's own ABR needs from a paced download, read from its config.
- * Every figure comes from hls.js 1.7.4's sources (paths under its `src/`):
- *
- * - Measured throughput (`controller/abr-controller.ts:515-541`, onFragBuffered): bytes of a
- *   main-playlist fragment over (parsing end − request start − min(TTFB, TTFB estimate)), so a
- *   paced download measures the pace less header and framing overhead (and the fragment's
- *   parse time). Audio-rendition and init fragments are not sampled (`ignoreFragment`, :553-556).
- * - Estimate (`utils/ewma-bandwidth-estimator.ts:74-84`, `utils/ewma.ts`): min of two EWMAs
- *   (abrEwmaFastVoD 3 s, abrEwmaSlowVoD 9 s half-lives, `config.ts:508-509`), each a weighted mean of samples
- *   (weights = download seconds, bias-corrected), never below the lowest sample it spans: a pace
- *   never below a level keeps the estimate at or above it, whatever the half-lives.
- * - Level choice (`findBestLevel`, :768, :956-996; defaults `config.ts:512-513`): a level at or below the last loaded one is
- *   kept if `abrBandWidthFactor` (0.95) × estimate ≥ its bitrate; a higher one is stepped up to
- *   only if `abrBandWidthUpFactor` (0.7) × estimate ≥ its bitrate — both at every buffer level.
- *   To keep the top rung: measured ≥ top / 0.95; to step (back) up to it: top / 0.7 ≈ 1.43×.
- *   (Its bitrate is the variant's BANDWIDTH, the audio rendition included, or AVERAGE-BANDWIDTH
- *   at two segments of buffer and more: lower, so BANDWIDTH is the stricter.)
- * - Emergency abandon (`_abandonRulesCheck`, :247-437): once a fragment has loaded for half its
- *   duration (:299-305) the rule aborts it and switches down if the rest would take longer than
- *   the buffer left (:335). A fragment measured at ≥ 2× its bitrate is done before that check
- *   starts, at every buffer level; slower ones are aborted when the buffer at the request is
- *   below segment duration / (measured multiple). The segment duration is not known when
- *   attaching, so c0 and c1 alike must clear 2× (the rule never acts on the lowest level, :268).
- *
- * Not covered: an empty buffer with segments longer than `maxStarvationDelay` (4 s): hls.js then
- * needs duration / maxStarvationDelay times more (`getNextABRAutoLevel`, :654, :692-694; at an empty
- * buffer playback has stalled and Sammy is in its initial phase, unpaced); the low-latency part
- * loading of LL-HLS; `abrMaxWithRealBitrate`.
+ * Why each multiple, with hls.js 1.7.4's source lines: ../README.md, "Why each multiple" (under Pace-only mode).
  */
 import type { HlsConfig } from 'hls.js';
 import { playerAbrOf, positiveOr, type PlayerAbr } from 'sammy-pacing-core';
