@@ -53,7 +53,9 @@ export function attach(hls: Hls, options: SammyOptions = {}): SammyController {
   // Setting hls.bandwidthEstimate sets the config's abrEwmaDefaultEstimate too: Sammy off or detached gives it back.
   const restoreStart = () => (hls.config.abrEwmaDefaultEstimate = originalDefaultEstimate);
   return kit.controller({
-    enabled: (on) => void (on || restoreStart()),
+    enabled(on) {
+      if (!on) restoreStart();
+    },
     detach() {
       hooks.delete(hls.config);
       unlisten();

@@ -1,14 +1,13 @@
-/**
- * hls.js's playback as the session's playback events: the media element's own, from
- * MEDIA_ATTACHED (hls.js hands the element over) to MEDIA_DETACHING; a new source at MANIFEST_LOADING.
- */
 import type Hls from 'hls.js';
 import { followMediaElement, type PlaybackEvent } from 'sammy-pacing-core';
 import type { AbandonedFragment } from './requests.js';
 
 type Listener = (event: string, data: never) => void;
 
-/** Feeds hls.js's playback until the returned function is called; `loading`: a new source (after its 'load'), `abandoned`: the abandon rule aborted a fragment. */
+/**
+ * Feeds hls.js's playback until the returned function is called: the media element's events from MEDIA_ATTACHED (hls.js hands
+ * it over) to MEDIA_DETACHING; `loading`: a new source (MANIFEST_LOADING, after its 'load'); `abandoned`: the abandon rule aborted a fragment.
+ */
 export function listenToPlayback(hls: Hls, feed: (event: PlaybackEvent) => void, on: { loading(): void; abandoned(data: AbandonedFragment): void }): () => void {
   const follow = followMediaElement(feed);
   follow(hls.media);
