@@ -1,71 +1,37 @@
 /**
- * Sammy's level choice as an hls.js `abrController`. It wraps hls.js's own AbrController (or the
- * one the app configured) and keeps it running: its bandwidth estimate (`hls.bandwidthEstimate`,
- * CMCD `mtp`), its first-level and forced-level logic and its emergency abandon rule stay hls.js's.
- * While a Sammy session in its own mode is attached and on, `nextAutoLevel` and `firstAutoLevel`
- * are Sammy's; otherwise (pace-only, off, detached) they are hls.js's, unchanged.
+ * Sammy's level choice as hls.js's `abrController`: hls.js's own (or the app's), wrapped, keeps its estimate
+ * (`hls.bandwidthEstimate`, CMCD `mtp`), forced levels and abandon rule; only the auto levels are Sammy's, while it picks.
  */
-import { hooksOf } from './hooks.js';
-import type { AbrControllerClass, AbrControllerLike, Hls } from './hls.js';
+import type { AbrComponentAPI, default as Hls } from 'hls.js';
+import { delegate } from 'sammy-pacing-core';
 import { isSammyLoader } from './loader.js';
+import { hooks } from './requests.js';
 
-/**
- * Players whose ABR controller is Sammy's, and whether their `fLoader` was Sammy's too when it
- * was built (before hls.js's CMCD controller wrapped it): what `attach` checks.
- */
-const withSammy = new WeakMap<object, { loader: boolean }>();
+export type AbrControllerClass = new (hls: Hls) => AbrComponentAPI;
 
-/** Whether `hls` was made with `sammyConfig`: its ABR controller and fragment loader. */
-export function madeWithSammyConfig(hls: Hls): boolean {
-  return withSammy.get(hls)?.loader === true;
-}
-
-/** hls.js's default ABR controller class, from the player's own class (no runtime import of hls.js). */
-const defaultAbrController = (hls: Hls) => (hls.constructor as unknown as { DefaultConfig: { abrController: AbrControllerClass } }).DefaultConfig.abrController;
+// The players made with sammyConfig: whether their fLoader was Sammy's when built (before hls.js's CMCD wrapped it).
+const withSammy = new WeakMap<object, boolean>();
+export const madeWithSammyConfig = (hls: Hls): boolean => withSammy.get(hls) === true;
 
 /** An `abrController` class deciding with Sammy around `Inner` (default: hls.js's own AbrController). */
 export function sammyAbrController(Inner?: AbrControllerClass): AbrControllerClass {
-  return class SammyAbrController implements AbrControllerLike {
-    readonly #hls: Hls;
-    readonly #inner: AbrControllerLike;
-
-    constructor(hls: Hls) {
-      const Base = Inner ?? defaultAbrController(hls);
-      this.#hls = hls;
-      this.#inner = new Base(hls);
-      withSammy.set(hls, { loader: isSammyLoader(hls.config.fLoader) });
-    }
-
-    #sammyLevel(): number | undefined {
-      return hooksOf(this.#hls.config)?.chooseLevel();
-    }
-
-    get bwEstimator() {
-      return this.#inner.bwEstimator;
-    }
-
-    get firstAutoLevel(): number {
-      return this.#sammyLevel() ?? this.#inner.firstAutoLevel;
-    }
-
-    get forcedAutoLevel(): number {
-      return this.#inner.forcedAutoLevel;
-    }
-
-    get nextAutoLevel(): number {
-      return this.#sammyLevel() ?? this.#inner.nextAutoLevel;
-    }
-
-    set nextAutoLevel(level: number) {
-      this.#inner.nextAutoLevel = level;
-    }
-
-    resetEstimator(abrEwmaDefaultEstimate?: number): void {
-      this.#inner.resetEstimator(abrEwmaDefaultEstimate);
-    }
-
-    destroy(): void {
-      this.#inner.destroy();
-    }
-  };
+  // A constructor that returns an object: `new` yields the delegate.
+  return function (hls: Hls) {
+    // hls.js's default from the player's own class: no runtime import of hls.js.
+    const inner = new (Inner ?? (hls.constructor as unknown as { DefaultConfig: { abrController: AbrControllerClass } }).DefaultConfig.abrController)(hls);
+    withSammy.set(hls, isSammyLoader(hls.config.fLoader));
+    const sammyLevel = () => hooks.get(hls.config)?.chooseLevel();
+    const own = {
+      get firstAutoLevel() {
+        return sammyLevel() ?? inner.firstAutoLevel;
+      },
+      get nextAutoLevel() {
+        return sammyLevel() ?? inner.nextAutoLevel;
+      },
+      set nextAutoLevel(level: number) {
+        inner.nextAutoLevel = level;
+      },
+    };
+    return delegate(own, () => inner);
+  } as unknown as AbrControllerClass;
 }

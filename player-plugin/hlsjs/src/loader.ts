@@ -1,65 +1,34 @@
 /**
- * Sammy's fragment loader: it wraps the app's `fLoader` (or hls.js's `loader`) and, on each
- * load, lets the attached Sammy set the request's `rtp`. hls.js's CMCD controller wraps the
- * configured `fLoader` in turn (src/controller/cmcd-controller.ts, createFragmentLoader) and
- * writes its payload into `context.url` / `context.headers` before calling it, so here that
- * payload is complete: Sammy only replaces one key of it. Playlists never come here (`pLoader`).
+ * Sammy's `fLoader`: the app's `fLoader` (or hls.js's `loader`), wrapped; its `load` lets the
+ * attached Sammy set `rtp`. hls.js's CMCD controller wraps this loader in turn (createFragmentLoader)
+ * and writes its payload first, so Sammy replaces one key of it. Playlists never come here.
  */
-import { hooksOf } from './hooks.js';
-import type { FragmentLoaderClass, FragmentLoaderContext, HlsConfig } from './hls.js';
-import type { Loader, LoaderCallbacks, LoaderConfiguration } from 'hls.js';
+import type { FragmentLoaderContext, HlsConfig, Loader, LoaderCallbacks, LoaderConfiguration } from 'hls.js';
+import { delegate } from 'sammy-pacing-core';
+import { hooks } from './requests.js';
+
+export type FragmentLoaderClass = new (config: HlsConfig) => Loader<FragmentLoaderContext>;
 
 const sammyLoaders = new WeakSet<object>();
-
-export function isSammyLoader(loader: unknown): boolean {
-  return typeof loader === 'function' && sammyLoaders.has(loader);
-}
+export const isSammyLoader = (loader: unknown): boolean => typeof loader === 'function' && sammyLoaders.has(loader);
 
 /** An `fLoader` class around `Inner` (default: the player's `loader`, as hls.js itself would use). */
 export function sammyFragmentLoader(Inner?: FragmentLoaderClass): FragmentLoaderClass {
-  class SammyFragmentLoader implements Loader<FragmentLoaderContext> {
-    readonly #config: HlsConfig;
-    readonly #loader: Loader<FragmentLoaderContext>;
-    getCacheAge?: () => number | null;
-    getResponseHeader?: (name: string) => string | null;
-
-    constructor(config: HlsConfig) {
-      this.#config = config;
-      const Base = Inner ?? (config.loader as unknown as FragmentLoaderClass);
-      const loader = (this.#loader = new Base(config));
-      if (loader.getCacheAge) this.getCacheAge = () => loader.getCacheAge!();
-      if (loader.getResponseHeader) this.getResponseHeader = (name) => loader.getResponseHeader!(name);
-    }
-
-    get stats() {
-      return this.#loader.stats;
-    }
-
-    get context() {
-      return this.#loader.context;
-    }
-
-    destroy(): void {
-      this.#loader.destroy();
-    }
-
-    abort(): void {
-      this.#loader.abort();
-    }
-
-    load(context: FragmentLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>): void {
-      const completed = hooksOf(this.#config)?.request(context);
-      if (!completed) return this.#loader.load(context, config, callbacks);
-      this.#loader.load(context, config, {
-        ...callbacks,
-        onSuccess: (response, stats, ctx, details) => {
-          // The sample first: hls.js may ask for the next level while handling this response.
-          completed(stats);
-          callbacks.onSuccess(response, stats, ctx, details);
-        },
-      });
-    }
-  }
+  // A constructor that returns an object: `new` yields the delegate.
+  const SammyFragmentLoader = function (config: HlsConfig) {
+    const loader = new (Inner ?? (config.loader as unknown as FragmentLoaderClass))(config);
+    const load = (context: FragmentLoaderContext, loaderConfig: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>) => {
+      const ended = hooks.get(config)?.request(context);
+      if (!ended) return loader.load(context, loaderConfig, callbacks);
+      // The sample first: hls.js may ask for the next level while handling this response.
+      const onSuccess: typeof callbacks.onSuccess = (response, stats, ...rest) => {
+        ended(stats);
+        callbacks.onSuccess(response, stats, ...rest);
+      };
+      loader.load(context, loaderConfig, { ...callbacks, onSuccess });
+    };
+    return delegate({ load }, () => loader);
+  } as unknown as FragmentLoaderClass;
   sammyLoaders.add(SammyFragmentLoader);
   return SammyFragmentLoader;
 }

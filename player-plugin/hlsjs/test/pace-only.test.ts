@@ -5,14 +5,13 @@
  * starve hls.js's ABR — minimums derived from hls.js's sources (src/abr-requirements.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { paceShortfalls } from 'sammy-pacing-core';
 import { memoryStore, SammyConfigError } from '../src/index.js';
 import { hlsAbrRequirements, HLS_ABR_DEFAULTS, paceOnly } from '../src/pace-only.js';
 import { cmcdOf, play, setup } from './support/player.js';
 
 const minimums = (config = {}, c = 1) => {
   const abr = hlsAbrRequirements(config, 30);
-  return Object.fromEntries(abr.requirements.map((r) => [r.rule, Math.max(...paceShortfalls({ c0: c, c1: c, overhead: 0.05 }, [r], 30).map((s) => s.minimum))]));
+  return Object.fromEntries(abr.requirements.map((r) => [r.rule, Math.max(...abr.check({ c0: c, c1: c, overhead: 0.05 }, [r], 30).map((s) => s.minimum))]));
 };
 
 describe('what hls.js’s ABR needs from a paced download', () => {
