@@ -31,7 +31,7 @@
  * counts as download time, a share the pace cannot bound), CMSD `etp` weighting, and
  * low-latency (fetch/chunked) timing.
  */
-import { paceShortfalls, PRESETS, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
+import { playerAbrOf, positiveOr, type PaceRequirement, type PlayerAbr } from 'sammy-pacing-core';
 import type { DashSettingsLike } from './player.js';
 
 /** dash.js 5.2.1's defaults (core/Settings.js), for settings a player does not report. */
@@ -47,14 +47,12 @@ export const DASH_ABR_DEFAULTS = Object.freeze({
 /** dash.js's quality-switch rules (Constants.QUALITY_SWITCH_RULES). */
 const QUALITY_RULES = ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'droppedFramesRule', 'l2ARule', 'loLPRule'];
 
-const positive = (value: number | undefined, fallback: number) => (typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback);
-
 /** The requirements of the dash.js rules that are active in these settings. */
 export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeconds: number): PlayerAbr {
   const s = settings.streaming ?? {};
   const rules = s.abr?.rules ?? {};
   const active = (name: string) => rules[name]?.active === true;
-  const safety = positive(s.abr?.throughput?.bandwidthSafetyFactor, DASH_ABR_DEFAULTS.bandwidthSafetyFactor);
+  const safety = positiveOr(s.abr?.throughput?.bandwidthSafetyFactor, DASH_ABR_DEFAULTS.bandwidthSafetyFactor);
   const requirements: PaceRequirement[] = [];
 
   // With no quality rule active at all, dash.js installs BOLA and ThroughputRule anyway
@@ -73,7 +71,7 @@ export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeco
     });
   }
   if (active('insufficientBufferRule')) {
-    const factor = positive(rules.insufficientBufferRule?.parameters?.throughputSafetyFactor, DASH_ABR_DEFAULTS.insufficientBufferSafetyFactor);
+    const factor = positiveOr(rules.insufficientBufferRule?.parameters?.throughputSafetyFactor, DASH_ABR_DEFAULTS.insufficientBufferSafetyFactor);
     requirements.push({
       rule: `under dash.js's InsufficientBufferRule (throughputSafetyFactor ${factor})`,
       reason: `it caps the bitrate at estimate × ${factor} × buffer / segment duration`,
@@ -84,8 +82,8 @@ export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeco
     });
   }
   if (active('abandonRequestsRule')) {
-    const multiplier = positive(rules.abandonRequestsRule?.parameters?.abandonDurationMultiplier, DASH_ABR_DEFAULTS.abandonDurationMultiplier);
-    const below = positive(s.buffer?.bufferTimeDefault, DASH_ABR_DEFAULTS.bufferTimeDefaultFallback);
+    const multiplier = positiveOr(rules.abandonRequestsRule?.parameters?.abandonDurationMultiplier, DASH_ABR_DEFAULTS.abandonDurationMultiplier);
+    const below = positiveOr(s.buffer?.bufferTimeDefault, DASH_ABR_DEFAULTS.bufferTimeDefaultFallback);
     requirements.push({
       rule: `under dash.js's AbandonRequestsRule (abandonDurationMultiplier ${multiplier})`,
       reason: `it aborts a download projected to take ${multiplier} × the segment duration while the buffer is at most ${below} s`,
@@ -94,5 +92,5 @@ export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeco
       toBufferSeconds: below,
     });
   }
-  return { name: 'dash.js', requirements, bufferTargetSeconds, safetyFactor: safety, check: paceShortfalls, pace: PRESETS.paper };
+  return playerAbrOf('dash.js', safety, requirements, bufferTargetSeconds);
 }

@@ -1,5 +1,5 @@
 /** What dash.js knows about the stream when a request leaves: ladder tops, buffer levels, the full-buffer level. */
-import type { MediaKind, TrackState } from 'sammy-pacing-core';
+import type { MediaKind, MediaRequest } from 'sammy-pacing-core';
 import type { PlayerLike } from './player.js';
 
 function finiteOr(value: number, fallback: number): number {
@@ -23,15 +23,11 @@ function topBitrateKbps(player: PlayerLike, type: MediaKind): number {
   }
 }
 
-/** The stream's media types (those with a ladder), and always the requesting one, for its buffer. */
-export function trackStates(player: PlayerLike, requesting: MediaKind): Partial<Record<MediaKind, TrackState>> {
-  const tracks: Partial<Record<MediaKind, TrackState>> = {};
-  for (const type of ['video', 'audio'] as const) {
-    const top = topBitrateKbps(player, type);
-    if (top > 0 || type === requesting) tracks[type] = { ladderTopKbps: top, bufferLevelSeconds: bufferLevelSeconds(player, type) };
-  }
-  return tracks;
-}
+/** Each media type's ladder top and buffer, as the kit takes them (it builds the session's tracks). */
+export const streamOf = (player: PlayerLike): Pick<MediaRequest, 'ladderTopKbps' | 'bufferLevelSeconds'> => ({
+  ladderTopKbps: { video: topBitrateKbps(player, 'video'), audio: topBitrateKbps(player, 'audio') },
+  bufferLevelSeconds: { video: bufferLevelSeconds(player, 'video'), audio: bufferLevelSeconds(player, 'audio') },
+});
 
 /**
  * The buffer level dash.js itself aims for at top quality (its long-form value for long content;
