@@ -11,7 +11,7 @@ import { createAdapterKit, DEFAULT_PARAMETERS, type AdapterController, type Adap
 import type { CmcdMode } from 'sammy-pacing-protocol';
 import { extendLoaderAborts } from './loader-aborts.js';
 import { PLAYBACK_EVENTS, playbackEvent } from './playback-events.js';
-import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
+import type { DashSettingsLike } from './player.js';
 import { createInterceptors } from './requests.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
 import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
@@ -43,8 +43,7 @@ export type SammyController = AdapterController;
 /** dash.js's own first pick when it knows nothing (its DEFAULT_VIDEO_BITRATE), kbps. */
 export const DEFAULT_INITIAL_BITRATE_KBPS = DEFAULT_PARAMETERS.initialVideoBitrateKbps;
 
-export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}): SammyController {
-  const player = mediaPlayer as unknown as PlayerLike;
+export function attach(player: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const kit = createAdapterKit(options, {
     package: 'sammy-pacing-dashjs',
     // The level dash.js fills to while fetching the top rung, which the pace is for; of its two
@@ -68,7 +67,7 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
   });
   const rule = createRuleFactory(player, session);
   const interceptors = createInterceptors(player, kit);
-  const listeners = PLAYBACK_EVENTS.map(([name, type]) => [name, (e: PlayerEventLike) => session.playback(playbackEvent(type, e))] as const);
+  const listeners = PLAYBACK_EVENTS.map(([name, type]) => [name, (e: object) => session.playback(playbackEvent(type, e))] as const);
 
   if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
   extendLoaderAborts(player);

@@ -17,10 +17,8 @@
  * ending download passes, aborted or not) takes it out. The loader's `abort()` then also aborts
  * what it still holds — once: the handle of a request aborted by dash.js itself is a no-op.
  */
-import type { CommonMediaRequestLike, CommonMediaResponseLike, PlayerLike } from './player.js';
-
-/** A download's `customData`: its loader puts the abort handle there while it runs. */
-type LoadingData = NonNullable<CommonMediaRequestLike['customData']>;
+import type { MediaPlayerClass } from 'dashjs';
+import type { DashRequest, DashResponse, LoadingData } from './player.js';
 
 /** The HTTPLoader methods the extension wraps. */
 interface HttpLoaderLike {
@@ -36,7 +34,7 @@ interface HttpLoaderLike {
 const loaderOf = new WeakMap<object, Set<LoadingData>>();
 
 /** Installs the extension; once per player (dash.js ignores a second extension of a name). */
-export function extendLoaderAborts(player: PlayerLike): void {
+export function extendLoaderAborts(player: MediaPlayerClass): void {
   player.extend(
     'HTTPLoader',
     function (this: { parent: HttpLoaderLike }) {
@@ -64,13 +62,13 @@ export function extendLoaderAborts(player: PlayerLike): void {
 }
 
 /** The request interceptor's part: the copy dash.js is about to load is in flight under its loader. */
-export function loading(request: CommonMediaRequestLike): void {
+export function loading(request: DashRequest): void {
   const data = request.customData;
   if (data?.request) loaderOf.get(data.request)?.add(data);
 }
 
 /** The response interceptor's part: this download has ended. */
-export function ended(response: CommonMediaResponseLike): void {
+export function ended(response: DashResponse): void {
   const data = response.request?.customData;
   if (data?.request) loaderOf.get(data.request)?.delete(data);
 }

@@ -3,8 +3,8 @@
  * `waiting` (dash.js's bufferStalled can report an empty buffer for a moment while playback goes
  * on); the media time comes with playbackTimeUpdated.
  */
+import type { PlaybackTimeUpdatedEvent } from 'dashjs';
 import type { PlaybackEvent } from 'sammy-pacing-core';
-import type { PlayerEventLike } from './player.js';
 
 /** Each dash.js 5 event the adapter listens to (MediaPlayerEvents) and the playback event it is. */
 export const PLAYBACK_EVENTS = [
@@ -16,5 +16,5 @@ export const PLAYBACK_EVENTS = [
   ['playbackTimeUpdated', 'timeupdate'],
 ] as const satisfies ReadonlyArray<readonly [string, PlaybackEvent['type']]>;
 
-export const playbackEvent = (type: PlaybackEvent['type'], e: PlayerEventLike): PlaybackEvent =>
+export const playbackEvent = (type: PlaybackEvent['type'], e: Partial<PlaybackTimeUpdatedEvent>): PlaybackEvent =>
   type === 'timeupdate' ? { type, mediaTimeSeconds: e.time ?? NaN } : { type };

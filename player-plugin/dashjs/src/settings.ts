@@ -3,16 +3,17 @@
  * initial-bitrate setting changes during a session: touching the rule settings makes dash.js
  * rebuild its rule list. Pace-only mode never touches the rules: dash.js's own stay as they are.
  */
-import { DASH_BUILT_IN_RULES, type PlayerLike } from './player.js';
+import type { MediaPlayerClass } from 'dashjs';
+import { DASH_BUILT_IN_RULES } from './player.js';
 
 /** The settings as they were before attach. */
 export interface SettingsSnapshot {
   rules: Record<string, boolean>;
   initialVideoBitrate: number;
-  cmcd: { enabled?: boolean; mode?: string; enabledKeys: string[] };
+  cmcd: NonNullable<NonNullable<ReturnType<MediaPlayerClass['getSettings']>['streaming']>['cmcd']> & { enabledKeys: string[] };
 }
 
-export function snapshotSettings(player: PlayerLike): SettingsSnapshot {
+export function snapshotSettings(player: MediaPlayerClass): SettingsSnapshot {
   const s = player.getSettings().streaming ?? {};
   return {
     rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((rule) => [rule, s.abr?.rules?.[rule]?.active ?? false])),
@@ -34,7 +35,7 @@ export interface SettingsState {
  * On: Sammy's rule alone (pace-only: dash.js's rules as they were), dash.js's first pick from
  * Sammy, CMCD without dash.js's rtp. Off: dash.js's own rules and first pick.
  */
-export function applySettings(player: PlayerLike, original: SettingsSnapshot, state: SettingsState): void {
+export function applySettings(player: MediaPlayerClass, original: SettingsSnapshot, state: SettingsState): void {
   const { enabled, paceOnly, startBitrateKbps } = state;
   const enabledKeys = original.cmcd.enabledKeys.filter((k) => k !== 'rtp');
   player.updateSettings({
@@ -52,11 +53,11 @@ export function applySettings(player: PlayerLike, original: SettingsSnapshot, st
   });
 }
 
-export function setStartBitrate(player: PlayerLike, kbps: number): void {
+export function setStartBitrate(player: MediaPlayerClass, kbps: number): void {
   player.updateSettings({ streaming: { abr: { initialBitrate: { video: kbps } } } });
 }
 
-export function restoreSettings(player: PlayerLike, original: SettingsSnapshot, paceOnly: boolean): void {
+export function restoreSettings(player: MediaPlayerClass, original: SettingsSnapshot, paceOnly: boolean): void {
   player.updateSettings({
     streaming: {
       abr: {
