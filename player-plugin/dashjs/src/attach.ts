@@ -14,7 +14,7 @@ import { PLAYBACK_EVENTS, playbackEvent } from './playback-events.js';
 import type { DashSettingsLike } from './player.js';
 import { createInterceptors } from './requests.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
-import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
+import { dashSettings } from './settings.js';
 import { playerBufferTargetSeconds } from './stream.js';
 
 export type { SammyMode } from 'sammy-pacing-core';
@@ -57,13 +57,13 @@ export function attach(player: MediaPlayerClass, options: SammyOptions = {}): Sa
     firstPickFromStart: true,
   });
   const { session, paceOnly } = kit;
-  const original = snapshotSettings(player);
+  const settings = dashSettings(player, paceOnly);
   let start: number | undefined;
-  const apply = () => applySettings(player, original, { enabled: session.enabled, paceOnly, startBitrateKbps: (start = kit.startKbps()) });
-  // Each sample may move the history, and with it dash.js's first pick of the next source.
+  const apply = () => settings.apply(session.enabled, (start = kit.startKbps()));
+  // Each sample may move the history, and with it dash.js's first pick of the next source (rules untouched: dash.js would rebuild them).
   session.on('sample', () => {
     const next = kit.startKbps();
-    if (next !== undefined && next !== start) setStartBitrate(player, (start = next));
+    if (next !== undefined && next !== start) player.updateSettings({ streaming: { abr: { initialBitrate: { video: (start = next) } } } });
   });
   const rule = createRuleFactory(player, session);
   const interceptors = createInterceptors(player, kit);
@@ -83,7 +83,7 @@ export function attach(player: MediaPlayerClass, options: SammyOptions = {}): Sa
       player.removeRequestInterceptor(interceptors.request);
       player.removeResponseInterceptor(interceptors.response);
       for (const [type, listener] of listeners) player.off(type, listener);
-      restoreSettings(player, original, paceOnly);
+      settings.restore();
     },
   });
 }
