@@ -4,7 +4,7 @@
  */
 import type { MediaPlayerClass } from 'dashjs';
 import { isMediaKind, type AdapterKit } from 'sammy-pacing-core';
-import { ended, loading } from './loader-aborts.js';
+import { inFlight } from './loader-aborts.js';
 import type { DashInterceptors, DashRequest, DashResponse } from './player.js';
 import { streamOf } from './stream.js';
 
@@ -14,11 +14,11 @@ export function createInterceptors(player: MediaPlayerClass, kit: AdapterKit): D
     const mediaType = fragment?.mediaType;
     const media = () => (fragment?.type === 'MediaSegment' && isMediaKind(mediaType) ? { mediaType, bitrateKbps: fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000, ...streamOf(player) } : undefined);
     kit.send(req, media, fragment ?? req);
-    loading(req);
+    inFlight(req.customData, true);
     return req;
   };
   const response = async (res: DashResponse) => {
-    ended(res);
+    inFlight(res.request?.customData, false);
     const fragment = res.request?.customData?.request;
     const [status, t] = [res.status ?? 0, res.resourceTiming];
     if (!fragment) return res;
