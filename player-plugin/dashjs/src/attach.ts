@@ -1,39 +1,25 @@
 /**
- * `attach(player)`: installs Sammy in a dash.js 5 player. dash.js keeps doing everything it
- * does; Sammy replaces its ABR rules with one rule (pace-only mode, `attach(player, { mode:
- * paceOnly })` with `paceOnly` from ./pace-only.ts: keeps dash.js's own), and
- * rewrites each media request's CMCD so that `rtp` is this request's pace rate (or absent),
- * never dash.js's own formula. What every adapter shares is core's adapter kit; this file
- * describes dash.js to it and wires dash.js's hooks.
+ * `attach(player)`: installs Sammy in a dash.js 5 player: Sammy's rule replaces dash.js's ABR rules
+ * (pace-only mode keeps them) and each media request's CMCD `rtp` becomes its pace. Core's adapter
+ * kit does what every adapter shares; this file describes dash.js to it and wires dash.js's hooks.
  */
-import type { MediaPlayerClass } from 'dashjs';
-import { createAdapterKit, DEFAULT_PARAMETERS, type AdapterController, type AdapterOptions, type PaceOnlyMode as CorePaceOnlyMode } from 'sammy-pacing-core';
+import type { MediaPlayerClass, PlaybackTimeUpdatedEvent } from 'dashjs';
+import { createAdapterKit, DEFAULT_PARAMETERS, type AdapterController, type AdapterOptions, type PaceOnlyMode as CorePaceOnlyMode, type PlaybackEvent } from 'sammy-pacing-core';
 import type { CmcdMode } from 'sammy-pacing-protocol';
 import { extendLoaderAborts } from './loader-aborts.js';
-import { PLAYBACK_EVENTS, playbackEvent } from './playback-events.js';
-import type { DashSettingsLike, PlayerEventLike, PlayerLike } from './player.js';
+import type { DashSettingsLike } from './player.js';
 import { createInterceptors } from './requests.js';
 import { createRuleFactory, SAMMY_RULE_NAME } from './rule.js';
-import { applySettings, restoreSettings, setStartBitrate, snapshotSettings } from './settings.js';
+import { dashSettings } from './settings.js';
 import { playerBufferTargetSeconds } from './stream.js';
 
-export type { SammyMode } from 'sammy-pacing-core';
-
-/**
- * Pace-only mode (`paceOnly` from 'sammy-pacing-dashjs/pace-only'): dash.js's own ABR rules stay
- * (DYNAMIC: BOLA, throughput, insufficient buffer, abandon). `playerAbr`: dash.js's active rules
- * as these settings stand, at the level the parameters are validated at.
- */
+/** Pace-only mode (`paceOnly` from 'sammy-pacing-dashjs/pace-only'): dash.js's own ABR rules stay; `playerAbr` reads the active ones from its settings. */
 export type PaceOnlyMode = CorePaceOnlyMode<DashSettingsLike>;
 
 export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
   /** Where CMCD travels. Default 'query'. */
   cmcdMode?: CmcdMode;
-  /**
-   * The player's buffer target, seconds (the pace counts a share of it as full); the parameters are validated at it. Default: dash.js's
-   * buffer target at top quality (`streaming.buffer.bufferTimeAtTopQuality`, or …LongForm for
-   * long content; the smaller of the two for the validation).
-   */
+  /** The player's buffer target, seconds (the pace counts a share of it as full). Default: dash.js's `streaming.buffer.bufferTimeAtTopQuality` (…LongForm for long content; the smaller of the two for the validation). */
   bufferTargetSeconds?: number;
 }
 
@@ -43,12 +29,13 @@ export type SammyController = AdapterController;
 /** dash.js's own first pick when it knows nothing (its DEFAULT_VIDEO_BITRATE), kbps. */
 export const DEFAULT_INITIAL_BITRATE_KBPS = DEFAULT_PARAMETERS.initialVideoBitrateKbps;
 
-export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}): SammyController {
-  const player = mediaPlayer as unknown as PlayerLike;
+/** dash.js's events as playback events. A stall is `waiting`: dash.js's bufferStalled can report an empty buffer for a moment while playback goes on. */
+const PLAYBACK_EVENTS = { manifestLoaded: 'load', playbackPlaying: 'playing', playbackSeeking: 'seeking', playbackSeeked: 'seeked', playbackWaiting: 'waiting', playbackTimeUpdated: 'timeupdate' } as const;
+
+export function attach(player: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const kit = createAdapterKit(options, {
     package: 'sammy-pacing-dashjs',
-    // The level dash.js fills to while fetching the top rung, which the pace is for; of its two
-    // (long-form content or not: unknown before the load) the smaller for the validation.
+    // The level dash.js fills to while fetching the top rung; the content's length (long-form or not) is unknown before the load.
     bufferTargetSeconds: () => playerBufferTargetSeconds(player),
     lowestBufferTargetSeconds: () => Math.min(playerBufferTargetSeconds(player, false), playerBufferTargetSeconds(player, true)),
     settings: () => player.getSettings(),
@@ -58,23 +45,23 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
     firstPickFromStart: true,
   });
   const { session, paceOnly } = kit;
-  const original = snapshotSettings(player);
+  const settings = dashSettings(player, paceOnly);
   let start: number | undefined;
-  const apply = () => applySettings(player, original, { enabled: session.enabled, paceOnly, startBitrateKbps: (start = kit.startKbps()) });
-  // Each sample may move the history, and with it dash.js's first pick of the next source.
+  const apply = () => settings.apply(session.enabled, (start = kit.startKbps()));
+  // Each sample may move the history, and with it dash.js's first pick of the next source (rules untouched: dash.js would rebuild them).
   session.on('sample', () => {
     const next = kit.startKbps();
-    if (next !== undefined && next !== start) setStartBitrate(player, (start = next));
+    if (next !== undefined && next !== start) player.updateSettings({ streaming: { abr: { initialBitrate: { video: (start = next) } } } });
   });
-  const rule = createRuleFactory(player, session);
   const interceptors = createInterceptors(player, kit);
-  const listeners = PLAYBACK_EVENTS.map(([name, type]) => [name, (e: PlayerEventLike) => session.playback(playbackEvent(type, e))] as const);
+  const playback = (type: PlaybackEvent['type']) => (e: Partial<PlaybackTimeUpdatedEvent>) => session.playback(type === 'timeupdate' ? { type, mediaTimeSeconds: e.time ?? NaN } : { type });
+  const listeners = Object.entries(PLAYBACK_EVENTS).map(([name, type]) => [name, playback(type)] as const);
 
-  if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, rule);
+  if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, createRuleFactory(player, session));
   extendLoaderAborts(player);
   player.addRequestInterceptor(interceptors.request);
   player.addResponseInterceptor(interceptors.response);
-  for (const [type, listener] of listeners) player.on(type, listener);
+  for (const [name, listener] of listeners) player.on(name, listener);
   apply();
 
   return kit.controller({
@@ -83,8 +70,8 @@ export function attach(mediaPlayer: MediaPlayerClass, options: SammyOptions = {}
       if (!paceOnly) player.removeABRCustomRule(SAMMY_RULE_NAME);
       player.removeRequestInterceptor(interceptors.request);
       player.removeResponseInterceptor(interceptors.response);
-      for (const [type, listener] of listeners) player.off(type, listener);
-      restoreSettings(player, original, paceOnly);
+      for (const [name, listener] of listeners) player.off(name, listener);
+      settings.restore();
     },
   });
 }

@@ -1,47 +1,31 @@
 /**
- * dash.js's request and response interceptors around the kit's request pipeline: the carrier is
- * dash.js's CommonMediaRequest, a media segment is a MediaSegment request of video or audio, and
- * the download's time is dash.js's own Resource Timing of it. Both also keep the in-flight list
- * that makes dash.js's aborts work with CMCD on (./loader-aborts.ts).
+ * dash.js's interceptors around the kit's pipeline: a media segment is a MediaSegment request of
+ * video or audio, kept under dash.js's own request object, its download timed by dash.js itself.
  */
-import { isMediaKind, type AdapterKit, type SentRequest } from 'sammy-pacing-core';
-import { ended, loading } from './loader-aborts.js';
-import { MEDIA_SEGMENT_TYPE, type CommonMediaRequestLike, type CommonMediaResponseLike, type PlayerLike } from './player.js';
-import { trackStates } from './stream.js';
+import type { MediaPlayerClass } from 'dashjs';
+import { isMediaKind, type AdapterKit } from 'sammy-pacing-core';
+import { inFlight } from './loader-aborts.js';
+import type { DashInterceptors, DashRequest, DashResponse } from './player.js';
+import { streamOf } from './stream.js';
 
-export function createInterceptors(player: PlayerLike, kit: AdapterKit) {
-  // Each media request in flight, by dash.js's own request object.
-  const inFlight = new WeakMap<object, { sent: SentRequest; sentAt: number }>();
-
-  const request = async (req: CommonMediaRequestLike): Promise<CommonMediaRequestLike> => {
+export function createInterceptors(player: MediaPlayerClass, kit: AdapterKit): DashInterceptors {
+  const request = async (req: DashRequest) => {
     const fragment = req.customData?.request;
-    const sent = kit.send(req, () => {
-      const mediaType = fragment?.mediaType;
-      if (fragment?.type !== MEDIA_SEGMENT_TYPE || !isMediaKind(mediaType)) return undefined;
-      return { mediaType, bitrateKbps: fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000, tracks: trackStates(player, mediaType) };
-    });
-    if (sent.decision && fragment) inFlight.set(fragment, { sent, sentAt: Date.now() });
-    loading(req);
+    const mediaType = fragment?.mediaType;
+    const media = () => (fragment?.type === 'MediaSegment' && isMediaKind(mediaType) ? { mediaType, bitrateKbps: fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000, ...streamOf(player) } : undefined);
+    kit.send(req, media, fragment ?? req);
+    inFlight(req.customData, true);
     return req;
   };
-
-  const response = async (res: CommonMediaResponseLike): Promise<CommonMediaResponseLike> => {
-    ended(res);
+  const response = async (res: DashResponse) => {
+    inFlight(res.request?.customData, false);
     const fragment = res.request?.customData?.request;
-    const entry = fragment && inFlight.get(fragment);
-    if (!entry) return res;
-    inFlight.delete(fragment);
-    const status = res.status ?? 0;
-    if (status < 200 || status > 299) {
-      entry.sent.aborted();
-      return res;
-    }
-    const bytes = res.data instanceof ArrayBuffer ? res.data.byteLength : (res.resourceTiming?.encodedBodySize ?? 0);
-    // Duration from dash.js's own timing of the load (both ends on one clock, whichever it uses).
-    const t = res.resourceTiming;
-    entry.sent.done(bytes, t?.responseEnd !== undefined && t.startTime !== undefined ? t.responseEnd - t.startTime : Date.now() - entry.sentAt);
+    const [status, t] = [res.status ?? 0, res.resourceTiming];
+    if (!fragment) return res;
+    if (status < 200 || status > 299) kit.failed(fragment);
+    // Both ends of dash.js's own timing are on one clock, whichever it uses; without them the kit times from the request.
+    else kit.ended(fragment, res.data instanceof ArrayBuffer ? res.data.byteLength : (t?.encodedBodySize ?? 0), t?.responseEnd !== undefined && t.startTime !== undefined ? t.responseEnd - t.startTime : undefined);
     return res;
   };
-
-  return { request, response };
+  return { request, response } as unknown as DashInterceptors;
 }

@@ -6,7 +6,7 @@
 import { fromCmcdHeaders } from '@svta/cml-cmcd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore, PRESETS, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
-import type { CommonMediaRequestLike, CommonMediaResponseLike } from '../src/player.js';
+import type { DashRequest, DashResponse } from '../src/player.js';
 import { mediaRequest, rtpOf, sammyRule, setup, videoRulesContext } from './support/player.js';
 
 describe('attach(player)', () => {
@@ -131,8 +131,8 @@ describe('attach(player)', () => {
     const c = setup({ initialHistory: store });
     const [intercept] = c.requestInterceptors;
     const [onResponse] = c.responseInterceptors;
-    const respond = async (req: CommonMediaRequestLike, bytes: number, ms: number) =>
-      onResponse!({ request: req, status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 1000, responseEnd: 1000 + ms } } as CommonMediaResponseLike);
+    const respond = async (req: DashRequest, bytes: number, ms: number) =>
+      onResponse!({ request: req, status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 1000, responseEnd: 1000 + ms } } as DashResponse);
     await respond(await intercept!(mediaRequest()), 1_000_000, 400); // 20 Mbps, unpaced, initial
     await respond(await intercept!(mediaRequest('audio')), 64_000, 200); // audio: latency-bound, kept out
     c.player.trigger('playbackPlaying' as never, {}, {});
@@ -165,7 +165,7 @@ describe('attach(player)', () => {
     const c = setup();
     const [intercept] = c.requestInterceptors;
     const [onResponse] = c.responseInterceptors;
-    await onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(500_000), resourceTiming: { startTime: 0, responseEnd: 1000 } } as CommonMediaResponseLike);
+    await onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(500_000), resourceTiming: { startTime: 0, responseEnd: 1000 } } as DashResponse);
     // A 4 Mbps unpaced initial sample: dash.js's first pick now starts from β × 4000.
     expect(c.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(2800);
     c.setBuffer(2);
@@ -183,7 +183,7 @@ describe('attach(player)', () => {
       const rule = sammyRule(c);
       // Five 4 s segments of 3000 kbps at 7000 kbps.
       for (let i = 0; i < 5; i++) {
-        await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as CommonMediaResponseLike);
+        await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as DashResponse);
       }
       c.setBuffer(2);
       expect(rule.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(3000);

@@ -5,7 +5,7 @@
  * keeps is not the copy that was loaded. The real player in Chromium: e2e/tests/seek.spec.ts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommonMediaRequestLike } from '../src/player.js';
+import type { DashRequest } from '../src/player.js';
 import { mediaRequest, setup } from './support/player.js';
 
 interface Loader {
@@ -39,13 +39,13 @@ describe('dash.js aborts with CMCD on (HTTPLoader extension)', () => {
   async function start(on: Loader = loader) {
     const original = mediaRequest();
     on.load({ request: original.customData!.request! });
-    const copy: CommonMediaRequestLike = { ...original, customData: { ...original.customData } };
+    const copy: DashRequest = { ...original, customData: { ...original.customData } };
     await ctx.requestInterceptors[0]!(copy);
     const abort = vi.fn();
     Object.assign(copy.customData!, { abort });
     return { copy, abort };
   }
-  const end = (copy: CommonMediaRequestLike) => ctx.responseInterceptors[0]!({ request: copy, status: 200, data: new ArrayBuffer(1000) });
+  const end = (copy: DashRequest) => ctx.responseInterceptors[0]!({ request: copy, status: 200, data: new ArrayBuffer(1000) });
 
   it('is installed through dash.js’s extension point, keeping the parent loader', () => {
     expect(ctx.extensions).toEqual([{ name: 'HTTPLoader', child: expect.any(Function), override: true }]);

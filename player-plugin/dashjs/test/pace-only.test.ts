@@ -7,7 +7,7 @@ import { MediaPlayer } from 'dashjs';
 import { describe, expect, it, vi } from 'vitest';
 import { memoryStore, SAMMY_RULE_NAME, SammyConfigError } from '../src/index.js';
 import { dashAbrRequirements, paceOnly } from '../src/pace-only.js';
-import type { CommonMediaResponseLike, DashSettingsLike } from '../src/player.js';
+import type { DashResponse, DashSettingsLike } from '../src/player.js';
 import { mediaRequest, rtpOf, setup } from './support/player.js';
 
 const refusal = (run: () => unknown): SammyConfigError => {
@@ -51,7 +51,7 @@ describe('attach(player, { mode: paceOnly })', () => {
     const [intercept] = ctx.requestInterceptors;
     const [onResponse] = ctx.responseInterceptors;
     const respond = async (bytes: number, ms: number) =>
-      onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 0, responseEnd: ms } } as CommonMediaResponseLike);
+      onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 0, responseEnd: ms } } as DashResponse);
     await respond(500_000, 1000); // 4 Mbps, unpaced initial phase
     // dash.js's own safety factor on the history: 0.9 × 4000.
     expect(ctx.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(3600);

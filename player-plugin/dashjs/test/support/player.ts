@@ -7,9 +7,11 @@ import { toCmcdQuery, fromCmcdQuery } from '@svta/cml-cmcd';
 import { MediaPlayer } from 'dashjs';
 import { vi } from 'vitest';
 import { attach, memoryStore, type SammyDecision, type SegmentSample } from '../../src/index.js';
-import type { CommonMediaRequestLike, RequestInterceptorLike, ResponseInterceptorLike } from '../../src/player.js';
+import type { DashRequest, DashResponse } from '../../src/player.js';
 
 export type Player = ReturnType<ReturnType<typeof MediaPlayer>['create']>;
+type RequestInterceptorLike = (request: DashRequest) => Promise<DashRequest>;
+type ResponseInterceptorLike = (response: DashResponse) => Promise<DashResponse>;
 
 export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?: object) {
   const player: Player = MediaPlayer().create();
@@ -43,7 +45,7 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
 }
 
 /** A request as dash.js 5 hands it to interceptors: CMCD already in the URL, its own rtp included. */
-export function mediaRequest(mediaType = 'video', type = 'MediaSegment'): CommonMediaRequestLike {
+export function mediaRequest(mediaType = 'video', type = 'MediaSegment'): DashRequest {
   const cmcd = toCmcdQuery({ br: 3000, d: 4000, ot: mediaType === 'video' ? 'v' : 'a', rtp: 2000, sid: 's1' } as never, { version: 1 });
   return {
     url: `http://localhost/media/default/${mediaType}/seg-3.m4s?${cmcd}`,
@@ -52,7 +54,7 @@ export function mediaRequest(mediaType = 'video', type = 'MediaSegment'): Common
   };
 }
 
-export const rtpOf = (req: CommonMediaRequestLike) => fromCmcdQuery(new URL(req.url).searchParams).rtp;
+export const rtpOf = (req: DashRequest) => fromCmcdQuery(new URL(req.url).searchParams).rtp;
 
 /** The test ladder as dash.js representations, kbps. */
 export const REPRESENTATIONS = [300, 750, 1500, 3000, 6000].map((b) => ({ bitrateInKbit: b }));
