@@ -67,7 +67,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
         console.error(error);
       }
     },
-    mediaElement: events.bind,
+    mediaElement: events.follow,
   };
   const filters = createFilters(player, kit, ladder, (appending) => host.active?.suggest(appending));
 
@@ -81,7 +81,7 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
     detach() {
       net.unregisterRequestFilter(filters.request);
       net.unregisterResponseFilter(filters.response);
-      events.unbind();
+      events.stop();
       player.configure({ abrFactory: original.abrFactory, cmcd: original.cmcd });
       host.active?.yieldToInner();
     },
