@@ -1,24 +1,17 @@
 // `attach(player)`: Shaka Player 5 described to core's adapter kit; Sammy becomes Shaka's AbrManager (wrapping
 // Shaka's own), and a request filter sets each media request's CMCD `rtp` to its pace.
 import { createAdapterKit, type AdapterController, type AdapterOptions, type PaceOnlyMode as CorePaceOnlyMode } from 'sammy-pacing-core';
-import type { CmcdMode } from 'sammy-pacing-protocol';
 import { abrManagers } from './abr-manager.js';
 import { createLadder } from './ladder.js';
 import { playbackEvents } from './playback-events.js';
 import { createFilters } from './requests.js';
 import type { AbrConfiguration, PlayerLike } from './shaka.js';
 
-export type { SammyMode } from 'sammy-pacing-core';
-
 /** Pace-only mode (`paceOnly` from 'sammy-pacing-shaka/pace-only'): Shaka's own ABR keeps choosing; `playerAbr` is re-read at every `update` and Shaka reconfiguration. */
 export type PaceOnlyMode = CorePaceOnlyMode<AbrConfiguration>;
 
-export interface SammyOptions extends AdapterOptions<PaceOnlyMode> {
-  /** Where CMCD travels: sets Shaka's `cmcd.useHeaders`. Default: as Shaka is configured ('query' unless useHeaders). */
-  cmcdMode?: CmcdMode;
-  /** The player's buffer target, seconds (the pace counts a share of it as full). Default: Shaka's buffering goal (`streaming.bufferingGoal`, 10 s). */
-  bufferTargetSeconds?: number;
-}
+/** `cmcdMode` sets Shaka's `cmcd.useHeaders` (default: as Shaka is configured); `bufferTargetSeconds` defaults to the larger of Shaka's `streaming.bufferingGoal` (10 s) and `rebufferingGoal`. */
+export type SammyOptions = AdapterOptions<PaceOnlyMode>;
 
 /** `detach()` restores Shaka's own ABR from now on (its AbrManager at the next load). */
 export type SammyController = AdapterController;
