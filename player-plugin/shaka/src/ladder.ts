@@ -1,78 +1,38 @@
-/**
- * The ladder as Shaka gives it to an AbrManager (variants: a video and an audio stream each),
- * seen per media type as the session core wants it, and the buffer levels Shaka has.
- */
-import type { MediaKind, TrackState } from 'sammy-pacing-core';
+// The variants Shaka gives an AbrManager as a ladder per media type, and Shaka's buffer levels.
+import type { MediaKind } from 'sammy-pacing-core';
 import type { PlayerLike, Stream, Variant } from './shaka.js';
 
-const kinds = ['video', 'audio'] as const;
+export const kinds = ['video', 'audio'] as const;
 
-/**
- * A stream's bitrate, kbps: its own bandwidth; without one (HLS), what its variant's bandwidth
- * leaves for it — all of it for video (or an audio-only variant), none for audio beside video.
- */
-function streamKbps(variant: Variant, kind: MediaKind): number {
-  const stream = variant[kind];
-  if (!stream) return 0;
-  if (stream.bandwidth) return stream.bandwidth / 1000;
-  const other = variant[kind === 'video' ? 'audio' : 'video'];
-  return kind === 'audio' && other ? 0 : Math.max(0, variant.bandwidth - (other?.bandwidth ?? 0)) / 1000;
-}
-
-/**
- * The ladder of the variants Shaka has set in this load: each stream's bitrate and each media
- * type's top. The tops never fall within a load: Shaka drops a variant it bans for a while (its
- * dropped-frames check, a failed stream) from the set, and a pace based on what is left would
- * leave too little room to step back up once the ban ends.
- */
-export interface Ladder {
-  readonly top: Record<MediaKind, number>;
-  set(variants: readonly Variant[]): void;
-  /** A new load: the tops start afresh. */
-  reset(): void;
-  /** Bitrate of a stream, kbps. */
-  of(stream: Stream): number;
-}
-
-export function createLadder(): Ladder {
-  // Bitrate of every stream of the variants, kbps, by stream (the request filter has only the stream).
+/** Each stream's kbps (by stream: the request filter has only the stream) and each type's top over this load's variants.
+ *  A top never falls within a load: a pace based on what a ban leaves would leave no room to step back up. */
+export function createLadder() {
   const kbps = new WeakMap<Stream, number>();
   const top = { video: 0, audio: 0 };
   return {
     top,
-    reset() {
-      top.video = top.audio = 0;
-    },
-    set(variants) {
-      for (const v of variants) {
-        for (const kind of kinds) {
-          const stream = v[kind];
-          if (!stream) continue;
-          const k = streamKbps(v, kind);
-          kbps.set(stream, k);
-          top[kind] = Math.max(top[kind], k);
-        }
+    reset: () => void (top.video = top.audio = 0), // a new load: the tops start afresh
+    set(variants: readonly Variant[]) {
+      for (const v of variants) for (const kind of kinds) {
+        const stream = v[kind], other = v[kind === 'video' ? 'audio' : 'video'];
+        if (!stream) continue;
+        // Without a bandwidth of its own (HLS), what its variant leaves for it: all for video or audio alone, none for audio beside video.
+        const k = (stream.bandwidth || (kind === 'audio' && other ? 0 : Math.max(0, v.bandwidth - (other?.bandwidth ?? 0)))) / 1000;
+        kbps.set(stream, k);
+        top[kind] = Math.max(top[kind], k);
       }
-      // The pace base (top video + top audio) covers every variant's own bandwidth, which is
-      // what Shaka's ABR holds its estimate against.
+      // So that top video + top audio, the pace base, covers every variant's bandwidth: what Shaka's ABR holds its estimate to.
       for (const v of variants) if (v.video) top.video = Math.max(top.video, v.bandwidth / 1000 - top.audio);
     },
-    of: (stream) => kbps.get(stream) ?? (stream.bandwidth ?? 0) / 1000,
+    of: (stream: Stream) => kbps.get(stream) ?? (stream.bandwidth ?? 0) / 1000,
   };
 }
+export type Ladder = ReturnType<typeof createLadder>;
 
 /** A segment downloaded and not yet appended: Shaka appends it after its response filters run. */
-export interface Appending {
-  kind: MediaKind;
-  startTime: number;
-  endTime: number;
-}
+export type Appending = { kind: MediaKind; startTime: number; endTime: number };
 
-/**
- * Seconds buffered ahead of the playhead, per media type (0 when none or unknown). One read of
- * Shaka's buffered info (it builds every type's ranges at each call) for both types. With
- * `appending`, its kind counts that segment as buffered (up to its end, at most its duration more).
- */
+/** Seconds buffered ahead of the playhead per type (0: none or unknown), from one read of Shaka's buffered info (it builds every type's ranges). */
 export function buffersAhead(player: PlayerLike, appending?: Appending): Record<MediaKind, number> {
   const ahead = { video: 0, audio: 0 };
   let t = 0;
@@ -83,22 +43,9 @@ export function buffersAhead(player: PlayerLike, appending?: Appending): Record<
       const range = info[kind].find((r) => r.start <= t + 0.1 && r.end > t);
       if (range) ahead[kind] = Math.max(0, range.end - Math.max(t, range.start));
     }
-  } catch {
-    // No media element or buffer yet: nothing buffered.
-  }
-  if (appending) {
-    const { kind, startTime, endTime } = appending;
-    ahead[kind] = Math.max(ahead[kind], Math.min(endTime - t, ahead[kind] + endTime - startTime));
-  }
+  } catch {} // no media element or buffer yet: nothing buffered
+  // The segment appending counts as buffered: up to its end, at most its duration more.
+  const a = appending;
+  if (a) ahead[a.kind] = Math.max(ahead[a.kind], Math.min(a.endTime - t, ahead[a.kind] + a.endTime - a.startTime));
   return ahead;
-}
-
-/** The stream's media types as the session wants them: ladder top and buffer, and always the requesting one. */
-export function trackStates(player: PlayerLike, ladder: Ladder, requesting: MediaKind): Partial<Record<MediaKind, TrackState>> {
-  const tracks: Partial<Record<MediaKind, TrackState>> = {};
-  const ahead = buffersAhead(player);
-  for (const kind of kinds) {
-    if (ladder.top[kind] > 0 || kind === requesting) tracks[kind] = { ladderTopKbps: ladder.top[kind], bufferLevelSeconds: ahead[kind] };
-  }
-  return tracks;
 }

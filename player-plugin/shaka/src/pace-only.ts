@@ -1,14 +1,6 @@
-/**
- * Pace-only mode, an entry of its own (`sammy-pacing-shaka/pace-only`) so that an app in the
- * default mode does not bundle it: Shaka's own ABR (SimpleAbrManager, or whatever `abrFactory`
- * was configured before attach) keeps choosing variants; Sammy adds the pace, the initial phase
- * and Shaka's start estimate from the history, and refuses a pace that would starve Shaka's ABR
- * (its requirements: ./abr-requirements.ts; the check: sammy-pacing-core).
- *
- *   import { attach } from 'sammy-pacing-shaka';
- *   import { paceOnly } from 'sammy-pacing-shaka/pace-only';
- *   const sammy = attach(player, { mode: paceOnly });
- */
+// Pace-only mode, `attach(player, { mode: paceOnly })`, an entry of its own so that an app in the default mode does
+// not bundle it: Shaka's own ABR keeps choosing; Sammy adds the pace, the initial phase and Shaka's start estimate
+// from the history, and refuses a pace that would starve Shaka's ABR (abr-requirements.ts).
 import { shakaAbrRequirements } from './abr-requirements.js';
 import type { PaceOnlyMode } from './attach.js';
 

@@ -1,38 +1,23 @@
-/**
- * Playback as the session sees it: a new load (Shaka's `loading`), and the media element's own
- * events. Shaka stalls by setting the element's playback rate to 0 (its PlayRateController), when
- * the element may fire no `waiting`: Shaka's `buffering` event (true) counts as a stall too.
- */
-import { listenToMediaElement, type SammySession } from 'sammy-pacing-core';
+// Playback as the session sees it: Shaka's `loading` (a new load), its `buffering` (a stall: Shaka stalls at
+// playback rate 0, when the element may fire no `waiting`) and its media element's events (`follow` moves them).
+import { followMediaElement, type SammySession } from 'sammy-pacing-core';
 import type { PlayerLike } from './shaka.js';
 
-/** `onLoad`: also called when a load starts. */
 export function playbackEvents(player: PlayerLike, session: SammySession, onLoad: () => void) {
   const feed = session.playback.bind(session);
-  let element: HTMLMediaElement | null = null;
-  let unlisten: (() => void) | undefined;
+  const follow = followMediaElement(feed);
   const onLoading = () => {
     onLoad();
     feed({ type: 'load' });
   };
-  const onBuffering = (e: Event) => {
-    if ((e as Event & { buffering?: boolean }).buffering) feed({ type: 'waiting' });
-  };
-  const bind = (next: HTMLMediaElement | null) => {
-    if (next === element) return;
-    unlisten?.();
-    element = next;
-    unlisten = element ? listenToMediaElement(element, feed) : undefined;
-  };
+  const onBuffering = (e: Event & { buffering?: boolean }) => e.buffering && feed({ type: 'waiting' });
   player.addEventListener('loading', onLoading);
   player.addEventListener('buffering', onBuffering);
-  bind(player.getMediaElement());
-  return {
-    bind,
-    unbind() {
-      bind(null);
-      player.removeEventListener('loading', onLoading);
-      player.removeEventListener('buffering', onBuffering);
-    },
+  follow(player.getMediaElement());
+  const stop = () => {
+    follow(null);
+    player.removeEventListener('loading', onLoading);
+    player.removeEventListener('buffering', onBuffering);
   };
+  return { follow, stop };
 }

@@ -112,7 +112,7 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
     return abr;
   };
 
-  /** The task after a segment's response, where Sammy switches (src/filters.ts), as Shaka appends the segment. */
+  /** The task after a segment's response, where Sammy switches (src/requests.ts), as Shaka appends the segment. */
   const settle = () => new Promise((resolve) => setTimeout(resolve));
 
   let n = 0;
