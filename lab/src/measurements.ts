@@ -15,13 +15,16 @@ import type { QueueSample } from './topology.js';
 import type { LinkSample } from './delay-line.js';
 
 
+/** One request of the HTTP neighbour (neighbours/http-fetches.ts writes them). */
 export interface HttpFetch {
+  /** ms since the epoch when the request was written. */
   start: number;
   responseMs: number;
   bytes: number;
   status: number;
+  /** True when the run ended before the response did: not counted as a response time. */
   cut: boolean;
-  /** The neighbour connection's HTTP version (`http/1.1`, `h2`); absent in results from before it was recorded. */
+  /** The connection's HTTP version: `http/1.1`, or the ALPN protocol over TLS (`h2`); absent in results from before it was recorded. */
   protocol?: string;
 }
 

@@ -13,6 +13,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arg } from '../args.js';
+import type { HttpFetch } from '../measurements.js';
 
 const url = new URL(arg('url'));
 const until = Number(arg('until'));
@@ -30,20 +31,10 @@ const colon = header.indexOf(':');
 if (header && colon <= 0) throw new Error(`--header must be "Name: value", got ${header}`);
 const headers: Record<string, string> = header ? { [header.slice(0, colon).trim()]: header.slice(colon + 1).trim() } : {};
 
-interface Fetch {
-  /** ms since the epoch when the request was written. */
-  start: number;
-  responseMs: number;
-  bytes: number;
-  status: number;
-  /** True when the run ended before the response did: not counted as a response time. */
-  cut: boolean;
-  /** HTTP version of the connection: `http/1.1`, or the ALPN protocol over TLS (`h2`). */
-  protocol?: string;
-}
-const fetches: Fetch[] = [];
+// What the run reads back (measurements.ts): one entry a request.
+const fetches: HttpFetch[] = [];
 
-function fetchOnce(): Promise<Fetch> {
+function fetchOnce(): Promise<HttpFetch> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const start = Date.now();
@@ -71,7 +62,7 @@ function h2Session(): http2.ClientHttp2Session {
   return (session = s);
 }
 
-function fetchOnceH2(): Promise<Fetch> {
+function fetchOnceH2(): Promise<HttpFetch> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const start = Date.now();
