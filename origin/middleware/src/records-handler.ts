@@ -161,7 +161,10 @@ class Subscriber implements RecordSubscriberState {
   }
 }
 
-export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOptions = {}): SammyRecordsHandler {
+type SubscriberLimits = Subscriber['limits'];
+
+/** The options checked once: how many may subscribe, and each subscriber's limits. */
+function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: number; limits: SubscriberLimits } {
   const maxSubscribers = positive('maxSubscribers', options.maxSubscribers ?? DEFAULT_MAX_RECORD_SUBSCRIBERS);
   const limits = {
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES),
@@ -171,42 +174,37 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
   if (!Number.isFinite(limits.stalledTimeoutMs) || limits.stalledTimeoutMs < 0) {
     throw new RangeError(`stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
   }
-  const allowedHosts = options.allowedHosts === 'any' ? 'any' : new Set((options.allowedHosts ?? []).map((h) => hostName(h)));
-  const hostAllowed = (req: IncomingMessage): boolean => {
-    if (allowedHosts === 'any') return true;
+  return { maxSubscribers, limits };
+}
+
+/** Whether a request names this server by a host the records may be served under (loopback, or `allowedHosts`). */
+function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: IncomingMessage) => boolean {
+  if (allowed === 'any') return () => true;
+  const names = new Set((allowed ?? []).map((h) => hostName(h)));
+  return (req) => {
     const authority = req.headers[':authority'] ?? req.headers.host;
     if (typeof authority !== 'string' || authority === '') return false;
     const name = hostName(authority);
-    return isLoopbackHost(name) || allowedHosts.has(name);
+    return isLoopbackHost(name) || names.has(name);
   };
-  const subscribers = new Set<Subscriber>();
-  // One listener on the log while anyone subscribes: each record is serialised once.
-  let unsubscribe: (() => void) | undefined;
-  const follow = (): void => {
-    unsubscribe ??= log.subscribe((record) => {
-      const event = `event: ${RECORD_EVENT}\ndata: ${JSON.stringify(record)}\n\n`;
-      for (const s of subscribers) s.send(event);
-    });
-  };
-  const leave = (s: Subscriber): void => {
-    subscribers.delete(s);
-    if (subscribers.size === 0) {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
-  };
+}
 
-  const serveJson = (res: ServerResponse): void => {
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.end(JSON.stringify(log.list()));
-  };
+/** The event streams' subscribers, and one listener on the log while anyone subscribes: each record is serialised once. */
+class RecordStreams {
+  readonly #subscribers = new Set<Subscriber>();
+  #unsubscribe: (() => void) | undefined;
 
-  const serveEvents = (req: IncomingMessage, res: ServerResponse): void => {
-    if (subscribers.size >= maxSubscribers) {
+  constructor(
+    readonly log: DeliveryRecordLog,
+    readonly maxSubscribers: number,
+    readonly limits: SubscriberLimits,
+  ) {}
+
+  /** Answers a GET or HEAD of the event stream: 503 when full, else the stream, records as they end. */
+  open(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#subscribers.size >= this.maxSubscribers) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
-      res.end(`too many record subscribers (${maxSubscribers})\n`);
+      res.end(`too many record subscribers (${this.maxSubscribers})\n`);
       return;
     }
     // HTTP/2 shares the connection with the player's media: no connection-level header (h2 forbids it),
@@ -229,10 +227,33 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
       // Not Linux, or koffi unavailable: the queue bound still holds, the kernel's buffer is its default.
     }
     res.write(': sammy delivery records\nretry: 2000\n\n');
-    subscribers.add(new Subscriber(res, limits, leave));
-    follow();
-  };
+    this.#subscribers.add(new Subscriber(res, this.limits, (s) => this.#leave(s)));
+    this.#unsubscribe ??= this.log.subscribe((record) => {
+      const event = `event: ${RECORD_EVENT}\ndata: ${JSON.stringify(record)}\n\n`;
+      for (const s of this.#subscribers) s.send(event);
+    });
+  }
 
+  #leave(s: Subscriber): void {
+    this.#subscribers.delete(s);
+    if (this.#subscribers.size > 0) return;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+  }
+
+  states(): RecordSubscriberState[] {
+    return [...this.#subscribers].map((s) => ({ queuedBytes: s.queuedBytes, pendingSkipped: s.pendingSkipped, totalSkipped: s.totalSkipped }));
+  }
+
+  close(): void {
+    for (const s of [...this.#subscribers]) s.end();
+  }
+}
+
+export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOptions = {}): SammyRecordsHandler {
+  const { maxSubscribers, limits } = resolveRecordsOptions(options);
+  const hostAllowed = hostCheck(options.allowedHosts);
+  const streams = new RecordStreams(log, maxSubscribers, limits);
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const path = requestPath(req);
@@ -242,15 +263,11 @@ export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOption
       res.end('delivery records are served only under this server\'s own host names\n');
       return;
     }
-    if (path === RECORDS_PATH) return serveJson(res);
-    serveEvents(req, res);
+    if (path === RECORD_EVENTS_PATH) return streams.open(req, res);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(JSON.stringify(log.list()));
   };
-
-  return Object.assign(handler, {
-    subscribers: (): RecordSubscriberState[] =>
-      [...subscribers].map((s) => ({ queuedBytes: s.queuedBytes, pendingSkipped: s.pendingSkipped, totalSkipped: s.totalSkipped })),
-    close: (): void => {
-      for (const s of [...subscribers]) s.end();
-    },
-  });
+  return Object.assign(handler, { subscribers: () => streams.states(), close: () => streams.close() });
 }
