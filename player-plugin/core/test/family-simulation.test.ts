@@ -23,7 +23,7 @@ import { TraceLink } from '../src/traces/index.js';
 import { dashOwnRtpRule, dashThroughputRule } from './support/dash-throughput-rule.js';
 import { FAMILY_SHAPES, LAB_TOP_MBPS, familyTraceStats, familyTraces, shapedTrace, volatileLteTraces } from './support/family-traces.js';
 import { qoe, type Qoe } from './support/qoe.js';
-import { sammyRule, simulateSession, type SimulatedRule, type SimulationConfig } from './support/session-simulator.js';
+import { median, sammyRule, simulateSession, type SimulatedRule, type SimulationConfig } from './support/session-simulator.js';
 import type { NamedTrace } from './support/synthetic-traces.js';
 import { targetChecks, viewerChecks } from './support/known-misses.js';
 
@@ -210,7 +210,6 @@ describe('generated family traces', () => {
   it('match each family’s spread: the median p10/mean within 0.12 and p90/mean within 20% of the real family’s (5g-driving’s p90: 25%), the session mean exactly', () => {
     for (const shape of FAMILY_SHAPES) {
       const stats = Array.from({ length: 15 }, (_, k) => familyTraceStats(shapedTrace(shape, shape.meansMbps[0]!, k + 1, { sessionSeconds: SESSION_SECONDS }).trace));
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       expect(Math.abs(median(stats.map((s) => s.p10)) - shape.p10), shape.family).toBeLessThanOrEqual(0.12);
       expect(Math.abs(median(stats.map((s) => s.p90)) / shape.p90 - 1), shape.family).toBeLessThanOrEqual(shape.family === '5g-driving' ? 0.25 : 0.2);
     }

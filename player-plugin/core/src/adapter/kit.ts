@@ -126,8 +126,10 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
       let decision: SammyDecision | undefined;
       try {
         const request = media();
-        const url = withoutCmcd(carrier.url);
-        decision = request && session.decide({ mediaType: request.mediaType, bitrateKbps: request.bitrateKbps, tracks: trackStates(request), url, bufferTargetSeconds: targetSeconds() });
+        if (request) {
+          const { mediaType, bitrateKbps } = request;
+          decision = session.decide({ mediaType, bitrateKbps, tracks: trackStates(request), url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
+        }
         const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
         carrier.url = written.url;
         carrier.headers = written.headers;
