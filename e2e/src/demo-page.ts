@@ -26,18 +26,20 @@ export async function openDemo(page: Page, query: string): Promise<{ watched: Wa
  * Independent of whether they were paced, so a missing rtp shows up as an assertion on the
  * requests rather than as a timeout.
  */
-export async function waitForPlayingVideoSegments(page: Page, count: number, only: { enabled?: boolean; after?: number } = {}): Promise<void> {
+export async function waitForPlayingVideoSegments(page: Page, count: number, only: { enabled?: boolean; after?: number; minPacedSendMs?: number } = {}): Promise<void> {
   await page.waitForFunction(
-    ([n, on, after]) => {
+    ([n, on, after, minSendMs]) => {
       const log = window.__e2e;
       if (!log?.playingAt) return false;
       const from = Math.max(log.playingAt, after);
       const urls = new Set(
         log.decisions.filter((d) => d.mediaType === 'video' && d.time > from && (on === null || d.enabled === on)).map((d) => d.url),
       );
-      return log.samples.filter((s) => urls.has(s.url)).length >= n;
+      // minSendMs: only paced segments that take at least that long to send at their pace (a large, top-rung one).
+      const counted = (s: (typeof log.samples)[number]) => minSendMs === null || (s.paceRateKbps !== undefined && (s.bytes * 8) / s.paceRateKbps >= minSendMs);
+      return log.samples.filter((s) => urls.has(s.url) && counted(s)).length >= n;
     },
-    [count, only.enabled ?? null, only.after ?? -Infinity] as const,
+    [count, only.enabled ?? null, only.after ?? -Infinity, only.minPacedSendMs ?? null] as const,
     { timeout: 45_000 },
   );
 }

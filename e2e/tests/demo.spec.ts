@@ -17,6 +17,8 @@ const PACE_TOLERANCE = 0.15;
  */
 const MIN_PACED_SEND_MS = 1000;
 const PACED_VIDEO_SEGMENTS = 6;
+/** Paced responses at least MIN_PACED_SEND_MS long whose records are held to their pace. */
+const LARGE_PACED_SEGMENTS = 3;
 
 /** The origin's delivery record of each of these requests, by the id its response carried. */
 async function recordsFor(requests: readonly CapturedRequest[]): Promise<Map<CapturedRequest, DeliveryRecord>> {
@@ -40,12 +42,15 @@ async function expectRecordsMatchPace(paced: readonly Paired[], samples: PageLog
     expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
   }
   test.info().annotations.push({ type: 'paced responses checked', description: large.join('; ') });
-  expect(large.length, 'paced responses large enough to measure').toBeGreaterThanOrEqual(3);
+  expect(large.length, 'paced responses large enough to measure').toBeGreaterThanOrEqual(LARGE_PACED_SEGMENTS);
 }
 
 async function expectPacedSession(page: Page, query: string, mode: 'query' | 'header'): Promise<void> {
   const { watched } = await openDemo(page, query);
   await waitForPlayingVideoSegments(page, PACED_VIDEO_SEGMENTS);
+  // As many large paced segments as the record check needs: how soon the player reaches the top rung,
+  // whose segments are the large ones, depends on how fast the browser runs, not on the pace.
+  await waitForPlayingVideoSegments(page, LARGE_PACED_SEGMENTS, { minPacedSendMs: MIN_PACED_SEND_MS });
   // Requests first: each one's decision was emitted before it left, so it is in the later log.
   const requests = [...watched.requests];
   const log = await watched.log();
@@ -128,7 +133,8 @@ test('turning Sammy off removes rtp, and chunk throughput rises well above the p
     expect(request.rtp, `rtp on ${request.path} with Sammy off`).toBeUndefined();
     expect(request.cmcd.data, `CMCD still sent on ${request.path}`).not.toEqual({});
   }
-  const paceKbps = median(log.decisions.filter((d) => d.paceRateKbps !== undefined).map((d) => d.paceRateKbps!));
+  // The fastest pace sent: a pace that stuck would hold an unpaced segment at or below it.
+  const paceKbps = Math.max(...log.decisions.filter((d) => d.paceRateKbps !== undefined).map((d) => d.paceRateKbps!));
   const offPaths = new Set(off.filter((p) => p.decision.mediaType === 'video').map((p) => p.request.path));
   const offThroughput = log.samples.filter((s) => s.mediaType === 'video' && offPaths.has(new URL(s.url).pathname)).map((s) => s.throughputKbps);
   expect(offThroughput.length).toBeGreaterThanOrEqual(3);
@@ -139,10 +145,13 @@ test('turning Sammy off removes rtp, and chunk throughput rises well above the p
     expect(record.requestedRtpKbps, `requestedRtpKbps of ${request.path}`).toBeUndefined();
     expect(record.mechanism, `mechanism of ${request.path}`).toBe('none');
   }
-  const figures = `pace ${paceKbps} kbps; unpaced chunk throughput median ${Math.round(median(offThroughput))} kbps in the page, ${Math.round(median([...records.values()].flatMap((r) => r.achievedKbps ?? [])))} kbps in the origin's records`;
+  const deliveredKbps = median([...records.values()].flatMap((r) => r.achievedKbps ?? []));
+  const figures = `fastest pace ${paceKbps} kbps; unpaced chunk throughput median ${Math.round(median(offThroughput))} kbps in the page, ${Math.round(deliveredKbps)} kbps in the origin's records`;
   test.info().annotations.push({ type: 'throughput', description: figures });
-  // Unpaced on loopback the segments arrive at hundreds of Mbps; paced they would arrive near the pace.
-  expect(median(offThroughput), figures).toBeGreaterThan(3 * paceKbps);
+  // Unpaced on loopback the segments leave at hundreds of Mbps; a stuck pace would hold them near it. The
+  // origin's delivery is the witness (a busy machine's browser measures its own slowness: 46 Mbps in the page
+  // at load 10, 78 in the records), and twice the fastest pace tells the two apart.
+  expect(deliveredKbps, figures).toBeGreaterThan(2 * paceKbps);
   expect(watched.consoleErrors).toEqual([]);
 });
 
