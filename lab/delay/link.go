@@ -109,18 +109,16 @@ type Release struct {
 
 // Link is one direction's trace-driven queue.
 type Link struct {
-	sched      *Schedule
-	start      time.Time
-	next       int64 // index (looped) of the next opportunity
-	limitBytes int
+	sched *Schedule
+	start time.Time
+	next  int64 // index (looped) of the next opportunity
 
-	// The queue is a ring (no allocation per packet: the delay line runs with the collector off).
-	ring        []linkPacket
-	ringHead    int
-	queued      int
-	queueBytes  int
+	queue       packetQueue
 	transit     linkPacket
 	transitLeft int
+	// OnDrop sees every packet the queue drops (nil: none), with the time of the drop.
+	OnDrop func(data []byte, at time.Time)
+	drop   func(linkPacket, time.Time)
 
 	// Counters since the trace started.
 	ReleasedBytes   uint64
@@ -130,9 +128,36 @@ type Link struct {
 	UsedOppBytes    uint64
 }
 
-// NewLink starts a trace at `start` with an empty queue of `limitBytes` (0: unlimited).
+// QueueKind names the link's queue: a drop-tail FIFO of the byte limit, or FQ-CoDel.
+type QueueKind string
+
+const (
+	QueueFifo    QueueKind = "fifo"
+	QueueFqCodel QueueKind = "fq-codel"
+)
+
+// NewLink starts a trace at `start` with an empty drop-tail queue of `limitBytes` (0: unlimited).
 func NewLink(s *Schedule, start time.Time, limitBytes int) *Link {
-	return &Link{sched: s, start: start, limitBytes: limitBytes}
+	return NewLinkWithQueue(s, start, QueueFifo, limitBytes)
+}
+
+// NewLinkWithQueue starts a trace at `start` with an empty queue of that kind; FQ-CoDel's overflow
+// limit is `limitBytes` besides its 10 240 packets.
+func NewLinkWithQueue(s *Schedule, start time.Time, kind QueueKind, limitBytes int) *Link {
+	l := &Link{sched: s, start: start}
+	if kind == QueueFqCodel {
+		l.queue = newFqCodel(limitBytes)
+	} else {
+		l.queue = &dropTail{limitBytes: limitBytes}
+	}
+	l.drop = func(p linkPacket, at time.Time) {
+		l.Drops++
+		l.DropBytes += uint64(len(p.data))
+		if l.OnDrop != nil {
+			l.OnDrop(p.data, at)
+		}
+	}
+	return l
 }
 
 // Switch to another schedule whose clock starts at `start`: what waits stays queued and leaves at
@@ -174,31 +199,10 @@ func (l *Link) at(j int64) time.Time {
 func (l *Link) NextOpportunity() time.Time { return l.at(l.next) }
 
 // Backlog in bytes: queued plus what is left of the packet in transit.
-func (l *Link) Backlog() int { return l.queueBytes + l.transitLeft }
+func (l *Link) Backlog() int { return l.queue.bytes() + l.transitLeft }
 
 // Busy says whether packets wait (the link has something to send at its next opportunity).
-func (l *Link) Busy() bool { return l.transitLeft > 0 || l.queued > 0 }
-
-func (l *Link) push(p linkPacket) {
-	if l.queued == len(l.ring) {
-		grown := make([]linkPacket, 2*len(l.ring)+64)
-		for i := 0; i < l.queued; i++ {
-			grown[i] = l.ring[(l.ringHead+i)%len(l.ring)]
-		}
-		l.ring = grown
-		l.ringHead = 0
-	}
-	l.ring[(l.ringHead+l.queued)%len(l.ring)] = p
-	l.queued++
-}
-
-func (l *Link) pop() linkPacket {
-	p := l.ring[l.ringHead]
-	l.ring[l.ringHead] = linkPacket{}
-	l.ringHead = (l.ringHead + 1) % len(l.ring)
-	l.queued--
-	return p
-}
+func (l *Link) Busy() bool { return l.transitLeft > 0 || l.queue.len() > 0 }
 
 // Advance uses every opportunity up to and including `now`, returning the packets that left, in order.
 func (l *Link) Advance(now time.Time, out []Release) []Release {
@@ -219,12 +223,12 @@ func (l *Link) Advance(now time.Time, out []Release) []Release {
 		left := OpportunityBytes
 		for left > 0 {
 			if l.transitLeft == 0 {
-				if l.queued == 0 {
+				p, ok := l.queue.dequeue(t, l.drop)
+				if !ok {
 					break
 				}
-				l.transit = l.pop()
-				l.queueBytes -= len(l.transit.data)
-				l.transitLeft = len(l.transit.data)
+				l.transit = p
+				l.transitLeft = len(p.data)
 			}
 			n := left
 			if l.transitLeft < n {
@@ -249,17 +253,11 @@ func (l *Link) Advance(now time.Time, out []Release) []Release {
 }
 
 // Enqueue a packet arriving at `now`: first the link runs up to `now` (what leaves is returned),
-// then the packet joins the queue or is dropped (drop-tail on bytes). Reports whether it was queued.
+// then the packet joins the queue or is dropped (drop-tail on bytes; FQ-CoDel may drop another
+// flow's head instead). Reports whether it was queued; every drop goes to OnDrop.
 func (l *Link) Enqueue(data []byte, now time.Time, out []Release) ([]Release, bool) {
 	out = l.Advance(now, out)
-	if l.limitBytes > 0 && l.queueBytes+len(data) > l.limitBytes {
-		l.Drops++
-		l.DropBytes += uint64(len(data))
-		return out, false
-	}
-	l.push(linkPacket{data: data, arrival: now})
-	l.queueBytes += len(data)
-	return out, true
+	return out, l.queue.enqueue(linkPacket{data: data, arrival: now}, now, l.drop)
 }
 
 // Flush empties the link at once (when the trace is switched off), returning what waited.
@@ -270,11 +268,9 @@ func (l *Link) Flush(now time.Time) []Release {
 		l.transit = linkPacket{}
 		l.transitLeft = 0
 	}
-	for l.queued > 0 {
-		p := l.pop()
+	l.queue.clear(func(p linkPacket) {
 		out = append(out, Release{Data: p.data, At: now, Sojourn: now.Sub(p.arrival)})
-	}
-	l.queueBytes = 0
+	})
 	return out
 }
 

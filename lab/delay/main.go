@@ -13,9 +13,13 @@
 // trace, whose clock starts when the line is read; `off` back to a constant -idle-mbps (between
 // runs: page loads, warm-up). What waits in the queue stays queued across a switch. Each is answered by one line on stdout (`trace-on …`, `trace-off`, `error …`).
 // While a trace is on, every -stats-ms a JSON line goes to -stats: released bytes and the trace's
-// capacity since it started, the backlog, the wait it means, drops and release lateness.
+// capacity since it started, the backlog, the wait it means, drops and release lateness (with
+// -stats-idle also while the constant link runs, id 0: the home link is a trace of one rate).
+// -queue-kind picks the link's queue: a drop-tail FIFO or FQ-CoDel (queue.go; the kernel has no
+// fq_codel). -rtp-log logs every RTP packet to the client as it reaches the router, leaves the
+// link or is dropped (rtp.go): the game's network delay on this one clock.
 //
-//	sammy-delay -dev NAME -delay-us N [-down-dst CIDR -queue-bytes N -stats FILE]
+//	sammy-delay -dev NAME -delay-us N [-down-dst CIDR -queue-bytes N -queue-kind fifo|fq-codel -stats FILE -stats-idle -rtp-log FILE]
 //
 // Prints "ready <dev>" once the device exists; on SIGTERM or SIGINT prints one JSON line of counters.
 package main
@@ -77,6 +81,11 @@ type counters struct {
 	WakesLateOver1ms   uint64 `json:"wakesLateOver1ms"`
 	MaxWakeLateUs      int64  `json:"maxWakeLateUs"`
 	LateOver1msTraceOn uint64 `json:"lateOver1msTraceOn"`
+	// The downlink's queue kind and every packet it dropped (idle rate and traces); the RTP events
+	// logged with -rtp-log and those lost because the log fell behind.
+	QueueKind     string `json:"queueKind,omitempty"`
+	LinkDrops     uint64 `json:"linkDrops"`
+	RTPEventsLost uint64 `json:"rtpEventsLost"`
 	// The trace-driven link, over the whole life of the program (every trace switched on).
 	Link *linkTotals `json:"link,omitempty"`
 }
@@ -219,7 +228,14 @@ func main() {
 	statsFile := flag.String("stats", "", "file the trace-driven link's JSON lines go to while a trace is on")
 	statsMs := flag.Int("stats-ms", 100, "interval of the stats lines, ms")
 	idleMbps := flag.Float64("idle-mbps", 40, "with -down-dst: the downlink's constant rate while no trace is on (a link of the same queue), Mbit/s")
+	queueKind := flag.String("queue-kind", "fifo", "with -down-dst: the link's queue, fifo (drop-tail of -queue-bytes) or fq-codel (RFC 8290; -queue-bytes is its overflow limit)")
+	rtpLogFile := flag.String("rtp-log", "", "with -down-dst: file every RTP packet to the client is logged to (reached the router, left the link, or dropped)")
+	statsIdle := flag.Bool("stats-idle", false, "write the stats lines (id 0) while no trace is on too: the constant link is the bottleneck")
 	flag.Parse()
+	if *queueKind != string(QueueFifo) && *queueKind != string(QueueFqCodel) {
+		fmt.Fprintf(os.Stderr, "sammy-delay: -queue-kind must be fifo or fq-codel, got %q\n", *queueKind)
+		os.Exit(2)
+	}
 	if *delayUs < 0 {
 		fmt.Fprintln(os.Stderr, "sammy-delay: -delay-us must be ≥ 0")
 		os.Exit(2)
@@ -276,6 +292,16 @@ func main() {
 		}
 	}
 	commands := make(chan command)
+	var rtpLogger *rtpLog
+	if *rtpLogFile != "" {
+		f, err := os.OpenFile(*rtpLogFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sammy-delay: rtp log:", err)
+			os.Exit(1)
+		}
+		rtpLogger = newRTPLog(f)
+	}
+	var linkDrops atomic.Uint64
 	var c counters
 	var lateSumUs, lateMaxUs atomic.Int64
 	var realtimeThreads atomic.Int32
@@ -330,6 +356,7 @@ func main() {
 			realtimeThreads.Add(1)
 		}
 		write := func(data []byte) {
+			// (the buffer is recycled here: whatever reads it comes before)
 			if err := rawWrite(fd, data); err != nil {
 				atomic.AddUint64(&c.WriteErrors, 1)
 			}
@@ -340,6 +367,7 @@ func main() {
 		var id uint64
 		emit := func(rs []Release) {
 			for _, r := range rs {
+				rtpLogger.record(rtpOut, r.Data, time.Now())
 				write(r.Data)
 				late := time.Since(r.At).Microseconds()
 				relLateSumUs.Add(late)
@@ -362,12 +390,26 @@ func main() {
 			view.dropBytes.Store(link.DropBytes)
 		}
 		idle := ConstantSchedule(*idleMbps)
+		idleView := func(start time.Time) {
+			if *statsIdle {
+				view.link.Store(&activeTrace{id: 0, name: "idle", schedule: idle, start: start})
+			} else {
+				view.link.Store(nil)
+			}
+		}
 		if downNet != nil {
-			link = NewLink(idle, time.Now(), *queueBytes)
+			now := time.Now()
+			link = NewLinkWithQueue(idle, now, QueueKind(*queueKind), *queueBytes)
+			link.OnDrop = func(data []byte, at time.Time) {
+				linkDrops.Add(1)
+				rtpLogger.record(rtpDrop, data, at)
+				recycle(data)
+			}
+			idleView(now)
 		}
 		// Counts what the trace that ends did, for the final counters.
 		endTrace := func() {
-			if view.link.Load() == nil {
+			if a := view.link.Load(); a == nil || a.id == 0 {
 				return
 			}
 			totalReleased.Add(link.ReleasedPackets)
@@ -380,6 +422,7 @@ func main() {
 			now := time.Now()
 			if cmd.schedule == nil {
 				link.Switch(idle, now)
+				idleView(now)
 				cmd.reply <- "trace-off"
 				return
 			}
@@ -439,12 +482,11 @@ func main() {
 				atomic.AddUint64(&c.Bytes, uint64(len(head.data)))
 				if link != nil && isDownlink(head.data, downNet) {
 					// The packet reaches the link when its delay ends (not when this thread got to it).
-					var queued bool
-					releases, queued = link.Enqueue(head.data, head.due, releases[:0])
+					// It reached the router a delay before it reached the link (one clock for both).
+					rtpLogger.record(rtpIn, head.data, head.due.Add(-delay))
+					// A dropped packet's buffer is recycled by OnDrop.
+					releases, _ = link.Enqueue(head.data, head.due, releases[:0])
 					emit(releases)
-					if !queued {
-						recycle(head.data)
-					}
 				} else {
 					write(head.data)
 				}
@@ -567,8 +609,10 @@ func main() {
 		totals.Traces = n
 		// A trace still on is counted as it stands (the writer keeps running; atomics only).
 		totals.ReleasedPackets = totalReleased.Load()
-		totals.ReleasedBytes = totalReleasedBytes.Load() + view.released.Load()*boolU(view.link.Load() != nil)
-		totals.Drops = totalDrops.Load() + view.drops.Load()*boolU(view.link.Load() != nil)
+		a := view.link.Load()
+		on := a != nil && a.id != 0
+		totals.ReleasedBytes = totalReleasedBytes.Load() + view.released.Load()*boolU(on)
+		totals.Drops = totalDrops.Load() + view.drops.Load()*boolU(on)
 		if rc := relCount.Load(); rc > 0 {
 			totals.MeanReleaseLate = float64(relLateSumUs.Load()) / float64(rc)
 			totals.Releases = rc
@@ -581,6 +625,13 @@ func main() {
 	c.WakesLateOver1ms = oversleep.Load()
 	c.MaxWakeLateUs = oversleepMaxUs.Load()
 	c.LateOver1msTraceOn = lateLinkOn.Load()
+	if downNet != nil {
+		c.QueueKind = *queueKind
+		c.LinkDrops = linkDrops.Load()
+	}
+	if rtpLogger != nil {
+		c.RTPEventsLost = atomic.LoadUint64(&rtpLogger.lost)
+	}
 	out, _ := json.Marshal(c)
 	fmt.Println(string(out))
 }
