@@ -164,6 +164,9 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
       queueBytes: config.queueBytes,
       rttMs: config.rttMs,
       ...(config.traces ? { traceStatsFile: join(tmpDir, 'link-stats.jsonl') } : {}),
+      ...(config.homeQueue ? { home: { queue: config.homeQueue, statsFile: join(tmpDir, 'link-stats.jsonl') } } : {}),
+      // The game's packets, logged where the link is in the delay line (game/net-delay.ts).
+      ...((config.traces || config.homeQueue) && config.neighbours.includes('game') ? { rtpLogFile: join(tmpDir, 'rtp.log') } : {}),
     });
     env.burstBytes = topology.burstBytes;
     env.addedRttMs = topology.rttMs;
@@ -177,7 +180,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
           : 'per socket by the origin middleware (TCP_CONGESTION); the namespace default cannot be set to it outside the initial namespace';
     env.baseRttMs = await measureBaseRtt(topology);
     progress.log(
-      `topology up: ${config.traces ? `downlink trace-driven (${config.traces.length} trace(s)), uplink ${config.rateMbps} Mbit/s` : `${config.rateMbps} Mbit/s`}, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
+      `topology up: ${config.traces ? `downlink trace-driven (${config.traces.length} trace(s)), uplink ${config.rateMbps} Mbit/s` : config.homeQueue ? `home link ${config.rateMbps} Mbit/s, queue ${config.homeQueue} (in the delay line)` : `${config.rateMbps} Mbit/s`}, queue ${config.queueBytes} B, delay line ${config.rttMs} ms, base RTT ${env.baseRttMs.udpMedian?.toFixed(3)} ms; ` +
         `server cc ${config.cc}; top video ${topKbps} kbps; edge ${config.edge}; ${tls ? 'HTTP/2 over TLS (h2)' : 'HTTP/1.1'}`,
     );
     browser = await launchInNamespace(topology.client, trustKeyArgs(tls));

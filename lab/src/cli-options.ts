@@ -32,6 +32,7 @@ import {
   configProblem,
 } from './config.js';
 import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
+import { HOME_LINK, HOME_QUEUES, HOME_QUEUE_SPECS, parseLinkFlags } from './home-link.js';
 import { LAB_DIR } from './scripts.js';
 import { loadTrace, loadTraceDir, peakMbps, selectTraces, type LabTrace } from './traces.js';
 
@@ -57,6 +58,9 @@ usage: npm run bench:lab -- [flags]
   --neighbour-cc N   bulk TCP neighbour's congestion control (default reno, as in the paper)
   --seed N           seed for run order and the HTTP object's bytes (default 1)
   --queue BYTES      bottleneck queue (default ${QUEUE_BDP_MULTIPLE} × ${PAPER_BDP_BYTES} = ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES}, the paper's 4 × BDP at 5 ms)
+  --link NAME        paper (default: the flags above) or home: the talk's home link, ${HOME_LINK.rateMbps} Mbit/s with a ${HOME_LINK.rttMs} ms base RTT,
+                     the downlink's queue in the router's delay line (the kernel has no netem/fq_codel);
+                     with it --queue is a kind: ${HOME_QUEUES.join(', ')} (default fifo-2bdp)
   --rate MBPS        bottleneck rate (default ${BOTTLENECK_MBPS})
   --trace FILE       trace-driven bottleneck: the downlink (server → client) follows this bandwidth trace, mahimahi
                      (one ms timestamp per 1500-byte delivery opportunity) or [seconds Mbps] lines (Pensieve, FCC,
@@ -141,6 +145,7 @@ export function parseCliArgs(args: string[]): CliParse {
       'game-fps': { type: 'string' },
       'game-size': { type: 'string' },
       'game-warmup': { type: 'string' },
+      link: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -159,6 +164,7 @@ export function parseCliArgs(args: string[]): CliParse {
   for (const flag of ['families', 'traces-per-family'] as const) {
     if (values[flag] !== undefined && values.traces === undefined) throw new Error(`--${flag} picks traces of --traces DIR; give --traces too`);
   }
+  const { home } = parseLinkFlags(values.link, values.queue, { rate: values.rate !== undefined, rttMs: values['rtt-ms'] !== undefined, trace: (values.trace ?? values.traces) !== undefined });
   const durationSeconds = positive(values.duration, (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS, 'duration');
   let traces: LabTrace[] | undefined;
   if (values.trace !== undefined) traces = [loadTrace(values.trace)];
@@ -196,9 +202,10 @@ export function parseCliArgs(args: string[]): CliParse {
     cc,
     neighbourCc,
     seed: Math.round(Number(values.seed ?? 1)),
-    queueBytes: Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
-    rateMbps: positive(values.rate, BOTTLENECK_MBPS, 'rate'),
-    rttMs: positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
+    queueBytes: home ? HOME_QUEUE_SPECS[home].queueBytes : Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
+    rateMbps: home ? HOME_LINK.rateMbps : positive(values.rate, BOTTLENECK_MBPS, 'rate'),
+    rttMs: home ? HOME_LINK.rttMs : positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
+    ...(home ? { homeQueue: home } : {}),
     manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
     contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
     bufferSeconds: buffers[0],

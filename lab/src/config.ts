@@ -2,6 +2,7 @@
  * What one bench invocation runs: arms × neighbours × runs, and the bottleneck they share.
  */
 import type { CongestionControl } from 'sammy-pacing-protocol';
+import type { HomeQueue } from './home-link.js';
 import type { LabTrace } from './traces.js';
 
 /**
@@ -189,8 +190,13 @@ export interface BenchConfig {
   /** Congestion control of the bulk TCP neighbour (the paper used Reno). */
   neighbourCc: CongestionControl;
   seed: number;
-  /** Queue of the bottleneck, bytes (drop-tail). */
+  /** Queue of the bottleneck, bytes (drop-tail; with homeQueue its kind's limit). */
   queueBytes: number;
+  /**
+   * The home link (`--link home`): 40 Mbit/s, 40 ms, the downlink's queue of this kind in the
+   * router's delay line (home-link.ts). Absent: the paper's link, a tbf with a drop-tail queue.
+   */
+  homeQueue?: HomeQueue;
   /** Round-trip propagation delay the router's delay line adds, ms (paper: 5; 0: none). */
   rttMs: number;
   rateMbps: number;

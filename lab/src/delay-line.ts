@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@sammy/test-content';
 import { inNs, lastLine, run, start, waitForLine } from './processes.js';
@@ -59,8 +59,12 @@ export interface DelayLine {
   setTrace(opportunitiesFile: string): Promise<TraceOn>;
   /** Switches the trace off: the downlink is a constant link of the idle rate again (what waits stays queued). */
   traceOff(): Promise<void>;
-  /** The link's stats lines of one trace (by its id). */
+  /** The link's stats lines of one trace (by its id; 0: the constant link, with `statsIdle`). */
   readStats(id: number): LinkSample[];
+  /** Bytes of the RTP log so far (where a run's part begins); 0 without one. */
+  rtpLogBytes(): number;
+  /** The RTP log from byte `from` on ('' without one). */
+  readRtpLog(from: number): string;
 }
 
 export interface TraceOn {
@@ -100,6 +104,12 @@ export interface LinkOptions {
   statsFile: string;
   /** The downlink's constant rate while no trace is on (page loads, warm-up), Mbit/s. */
   idleMbps: number;
+  /** The link's queue: drop-tail (default) or FQ-CoDel. */
+  queueKind?: 'fifo' | 'fq-codel';
+  /** Stats lines (id 0) while the constant link runs too: on the home link it is the bottleneck. */
+  statsIdle?: boolean;
+  /** File every RTP packet to the client goes to (in, out or dropped; game/net-delay.ts reads it). */
+  rtpLogFile?: string;
 }
 
 /**
@@ -108,7 +118,12 @@ export interface LinkOptions {
  */
 export async function startDelayLine(router: string, devices: string[], tunName: string, rttMs: number, link?: LinkOptions): Promise<DelayLine> {
   const oneWayUs = Math.round((rttMs * 1000) / 2);
-  const linkArgs = link ? ['-down-dst', link.downDst, '-queue-bytes', String(link.queueBytes), '-stats', link.statsFile, '-idle-mbps', String(link.idleMbps)] : [];
+  const linkArgs = link
+    ? [
+        '-down-dst', link.downDst, '-queue-bytes', String(link.queueBytes), '-stats', link.statsFile, '-idle-mbps', String(link.idleMbps),
+        '-queue-kind', link.queueKind ?? 'fifo', ...(link.statsIdle ? ['-stats-idle'] : []), ...(link.rtpLogFile ? ['-rtp-log', link.rtpLogFile] : []),
+      ]
+    : [];
   // Replies to commands, in order: each command takes the next one.
   const waiting: Array<(line: string) => void> = [];
   const child = start(...inNs(router, ensureDelayBinary(), ['-dev', tunName, '-delay-us', String(oneWayUs), ...linkArgs]), {
@@ -162,6 +177,22 @@ export async function startDelayLine(router: string, devices: string[], tunName:
         }
       }
       return out;
+    },
+    rtpLogBytes() {
+      return link?.rtpLogFile && existsSync(link.rtpLogFile) ? statSync(link.rtpLogFile).size : 0;
+    },
+    readRtpLog(from) {
+      if (!link?.rtpLogFile || !existsSync(link.rtpLogFile)) return '';
+      const size = statSync(link.rtpLogFile).size;
+      if (size <= from) return '';
+      const fd = openSync(link.rtpLogFile, 'r');
+      try {
+        const buf = Buffer.alloc(size - from);
+        readSync(fd, buf, 0, buf.length, from);
+        return buf.toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
     },
   };
 }

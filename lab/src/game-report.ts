@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARMS, type Arm } from './config.js';
 import { renderGameSection } from './game/report.js';
+import { renderNetSection } from './game/net-report.js';
 import { runMetrics, type RawRun } from './measurements.js';
 import { plotGameTimeline } from './plots.js';
 
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     const summary = existsSync(join(dir, 'summary.json')) ? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { config?: { bufferSeconds?: number; rateMbps?: number; durationSeconds?: number } }).config : undefined;
     const head = `# Game neighbour: ${dir}\n\nLink ${summary?.rateMbps ?? '?'} Mbit/s, buffer target ${summary?.bufferSeconds ?? '?'} s, sessions of ${summary?.durationSeconds ?? '?'} s; ${raw.length} runs.\n`;
     const plot = await plotGameTimeline(raw, metrics, arms, join(dir, 'plots'));
-    const text = [head, ...renderGameSection(metrics, arms), ...(plot ? [`![${plot}](plots/${plot}.png)`, ''] : [])].join('\n');
+    const text = [head, ...renderGameSection(metrics, arms), ...renderNetSection(metrics, arms), ...(plot ? [`![${plot}](plots/${plot}.png)`, ''] : [])].join('\n');
     writeFileSync(join(dir, 'game-report.md'), text);
     console.log(text);
   }

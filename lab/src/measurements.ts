@@ -3,6 +3,8 @@
  */
 import { gameLatencies, gameMetrics, type GameMetrics } from './game/metrics.js';
 import type { GameRun } from './game/state.js';
+import { gameNetFromRun, type GameNetMetrics, type GameNetRun } from './game/net-delay.js';
+import type { HomeQueue } from './home-link.js';
 import { pathOf, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { mediaSegmentOf } from '@sammy/test-content';
 import type { PageState } from './page-state.js';
@@ -116,9 +118,13 @@ export interface RawRun {
   errors: string[];
   /** HTTP asked for and used; absent in results from before it was recorded (all plain HTTP/1.1). */
   protocol?: RunProtocol;
-  /** With a trace-driven bottleneck: the trace, and the link's stats lines while it ran (every 100 ms). */
+  /** With a trace-driven bottleneck: the trace, and the link's stats lines while it ran (every 100 ms; also on the home link). */
   trace?: RunTrace;
   link?: LinkSample[];
+  /** The home link's queue (`--link home`): the downlink was the delay line's constant link with it. */
+  homeQueue?: HomeQueue;
+  /** The game's packets through the router, from the delay line's RTP log (game/net-delay.ts). */
+  gameNet?: GameNetRun;
 }
 
 export interface NeighbourMetric {
@@ -259,6 +265,10 @@ export interface RunMetrics {
   /** The game-stream neighbour, from the play request to the end, and alone (its warm-up before the play request). */
   game?: GameMetrics;
   gameAlone?: GameMetrics;
+  /** The game's per-frame delay in the network (the router's log), with the video and alone. */
+  gameNet?: GameNetMetrics;
+  gameNetAlone?: GameNetMetrics;
+  homeQueue?: HomeQueue;
   /** 1-min load average as the session ended. */
   loadAvg1?: number;
   errors: number;
@@ -502,7 +512,10 @@ export function runMetrics(run: RawRun): RunMetrics {
   const q = run.queue.filter((s) => s.t >= window.from && s.t <= window.to);
   // With a trace the queue is the delay line's link: the wait its backlog means at the trace's coming opportunities.
   const linkSamples = (run.link ?? []).filter((s) => s.t >= window.from && s.t <= window.to);
-  const delays = run.trace ? linkSamples.map((s) => s.waitMs) : q.map((s) => queueDelayMs(s, run.rateMbps));
+  // On the home link likewise (for FQ-CoDel the whole backlog's wait: what a FIFO would mean, not what a sparse flow meets).
+  const delays = run.trace || run.homeQueue ? linkSamples.map((s) => s.waitMs) : q.map((s) => queueDelayMs(s, run.rateMbps));
+  const linkFirst = linkSamples[0];
+  const linkLast = linkSamples[linkSamples.length - 1];
   const achieved = linkAchieved(run);
   const played = p.startedAt !== undefined ? (endAt - p.startedAt) / 1000 : undefined;
   const paces = videoChunks(p).map((c) => c.server.appliedPaceKbps ?? 0);
@@ -532,7 +545,10 @@ export function runMetrics(run: RawRun): RunMetrics {
     medianPaceKbps: quantile(paces, 0.5),
     queueDelayP50Ms: quantile(delays, 0.5),
     queueDelayP95Ms: quantile(delays, 0.95),
-    bottleneckDrops: run.trace ? achieved?.drops : first && last ? last.drops - first.drops : undefined,
+    bottleneckDrops: run.trace ? achieved?.drops : run.homeQueue ? (linkFirst && linkLast ? linkLast.drops - linkFirst.drops : undefined) : first && last ? last.drops - first.drops : undefined,
+    ...(run.homeQueue ? { homeQueue: run.homeQueue } : {}),
+    ...(run.gameNet ? { gameNet: gameNetFromRun(run.gameNet, p.playRequestedAt, endAt) } : {}),
+    ...(run.gameNet && run.game?.flowingAt !== undefined ? { gameNetAlone: gameNetFromRun(run.gameNet, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),
     neighbourMetric: neighbourMetric(run),
     ...(run.game ? { game: gameMetrics(run.game, p.playRequestedAt, endAt) } : {}),
     ...(run.game?.flowingAt !== undefined ? { gameAlone: gameMetrics(run.game, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),

@@ -13,6 +13,7 @@ import { bufferTargetsIn, bufferText } from './family-report.js';
 import { linkAchieved, neighbourSamples, queueDelayMs, sameRun, throughputSeries, type RawRun, type RunMetrics } from './measurements.js';
 import { median, quantile } from './stats.js';
 import { latencySeries } from './game/metrics.js';
+import { netDelaySeries } from './game/net-delay.js';
 
 type Row = Record<string, string | number>;
 
@@ -139,6 +140,8 @@ const UNITS: Record<Neighbour, string> = {
  * game frame latency (p95 and p50 of each 500 ms) against the video's download rate (session
  * throughput), for the run of each arm whose game p95 is the arm's median.
  */
+const NET_SERIES = 'game network delay p95 / s (ms, router)';
+
 export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], arms: Arm[], dir: string): Promise<string | undefined> {
   const charts: unknown[] = [];
   // One scale per quantity across the panels, so the arms compare at a glance.
@@ -158,6 +161,13 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
       rows.push({ t: b.t, value: b.p95Ms, series: 'game latency p95 / 500 ms (ms)' });
       rows.push({ t: b.t, value: b.p50Ms, series: 'game latency p50 / 500 ms (ms)' });
       yMax = Math.max(yMax, b.p95Ms);
+    }
+    // The game's delay in the network (router's log), on the same axis as glass to glass.
+    if (run.gameNet) {
+      for (const b of netDelaySeries(run.gameNet, t0)) {
+        rows.push({ t: b.t, value: b.p95Ms, series: NET_SERIES });
+        yMax = Math.max(yMax, b.p95Ms);
+      }
     }
     for (const p of throughputSeries(run.page)) {
       rows.push({ t: p.t, value: p.mbps, series: 'video download rate (Mbps)' });
@@ -179,7 +189,7 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
           encoding: {
             x: { field: 't', type: 'quantitative', title: 's from the play request' },
             y: { field: 'value', type: 'quantitative', title: 'game frame latency (ms)', scale: { domain: [0, Math.ceil(yMax / 10) * 10 || 100] } },
-            color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#d62728', '#ff9896', '#1f77b4'], domain: ['game latency p95 / 500 ms (ms)', 'game latency p50 / 500 ms (ms)', 'video download rate (Mbps)'] } },
+            color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#d62728', '#ff9896', '#2ca02c', '#1f77b4'], domain: ['game latency p95 / 500 ms (ms)', 'game latency p50 / 500 ms (ms)', NET_SERIES, 'video download rate (Mbps)'] } },
           },
         },
         {

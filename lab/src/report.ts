@@ -4,6 +4,8 @@
  * Sammy's arms next to the paper and the issue's targets.
  */
 import { renderGameSection } from './game/report.js';
+import { renderNetSection } from './game/net-report.js';
+import { HOME_QUEUE_SPECS } from './home-link.js';
 import { ARM_LABELS, ARM_SPECS, armsByPlayer, NEIGHBOUR_LABELS, PAPER_RTT_MS, PLAYER_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
@@ -178,6 +180,14 @@ export function renderMarkdown(input: {
   );
   L.push(`Edge: ${env.edge ?? 'direct origin'}. ${edgeSources(config, metrics)}`, '');
   L.push(`HTTP: ${config.http2 ? '**HTTP/2 (h2)**' : 'HTTP/1.1'} — ${env.http ?? 'plain HTTP/1.1'}. ${protocolSummary(config, metrics)}`, '');
+  if (config.homeQueue) {
+    L.push(
+      `**Home link** (\`--link home --queue ${config.homeQueue}\`): ${env.rateMbps} Mbit/s with ${config.rttMs} ms of base RTT; the downlink's bottleneck is the router's ` +
+        `delay line (a constant ${env.rateMbps} Mbit/s link, a trace of one rate) with its queue: ${HOME_QUEUE_SPECS[config.homeQueue].label}. The kernel has no netem, fq_codel or cake. ` +
+        `The downlink's tbf sits far above it; the sentence below describes the uplink's tbf, and "a full queue" means the downlink's FIFO.`,
+      '',
+    );
+  }
   if (env.traces) {
     L.push(
       `**Trace-driven bottleneck**: the downlink follows ${env.traces.length} trace(s) (section below), not the constant rate; ` +
@@ -254,7 +264,7 @@ export function renderMarkdown(input: {
     L.push('');
   }
 
-  L.push(...renderGameSection(metrics, arms));
+  L.push(...renderGameSection(metrics, arms), ...renderNetSection(metrics, arms));
 
   if (env.traces) {
     L.push(
@@ -308,6 +318,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'game_p50_ms', 'game_p95_ms', 'game_p99_ms', 'game_over50_share', 'game_over100_share', 'game_freezes', 'game_freeze_s', 'game_frames_dropped',
     'game_received_mbps', 'game_rtt_ms', 'game_jitter_ms', 'game_cpu_limited_share', 'game_alone_p95_ms', 'load1',
     'buffer_s', 'qoe_lin', 'udp_p50_first_half_ms', 'udp_p50_second_half_ms', 'udp_p95_first_half_ms', 'udp_p95_second_half_ms',
+    'queue', 'game_net_p50_ms', 'game_net_p95_ms', 'game_net_p99_ms', 'game_net_over50_share', 'game_net_over100_share', 'game_net_loss',
+    'game_net_incomplete_frames', 'game_net_alone_p95_ms', 'game_target_mbps', 'game_sender_starved',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -321,6 +333,8 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.game?.latencyP50Ms, m.game?.latencyP95Ms, m.game?.latencyP99Ms, m.game?.over50Share, m.game?.over100Share, m.game?.freezes, m.game?.freezeSeconds, m.game?.framesDropped,
       m.game?.receivedMbps, m.game?.rttMs, m.game?.jitterMs, m.game?.cpuLimitedShare, m.gameAlone?.latencyP95Ms, m.loadAvg1,
       m.bufferSeconds, m.qoeLin, m.udpFirstHalf?.p50, m.udpSecondHalf?.p50, m.udpFirstHalf?.p95, m.udpSecondHalf?.p95,
+      m.homeQueue, m.gameNet?.p50Ms, m.gameNet?.p95Ms, m.gameNet?.p99Ms, m.gameNet?.over50Share, m.gameNet?.over100Share, m.gameNet?.packetLossShare,
+      m.gameNet?.framesIncomplete, m.gameNetAlone?.p95Ms, m.game?.targetMbps, m.game ? Number(m.game.senderStarved) : undefined,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

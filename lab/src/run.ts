@@ -18,6 +18,7 @@ import { hlsMasterPath } from './media.js';
 import { inNs, lastLine, sleep, start, waitForLine, type Child } from './processes.js';
 import type { Progress } from './progress.js';
 import { QueueMonitor } from './queue-monitor.js';
+import { summariseLog } from './game/net-delay.js';
 import { nodeScript, PAGE_DIR, LAB_DIR } from './scripts.js';
 import { CLIENT_IP, SERVER_IP, type Topology } from './topology.js';
 
@@ -289,6 +290,9 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
   let game: GameSession | undefined;
   let gameRun: GameRun | undefined;
   const loadStart = loadAverages();
+  // The run's part of the delay line's RTP log and of its constant link's stats (home link).
+  const rtpFrom = t.delayLine?.rtpLogBytes() ?? 0;
+  const runStartedAt = Date.now();
   try {
     const servers = await startServers(ctx);
     children.push(...servers.children);
@@ -436,7 +440,8 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       await t.delayLine?.traceOff();
       traceOn = false;
     }
-    const link = trace ? t.delayLine?.readStats(trace.linkId) : undefined;
+    const link = trace ? t.delayLine?.readStats(trace.linkId) : t.homeQueue ? t.delayLine?.readStats(0).filter((s) => s.t >= runStartedAt && s.t <= endAt) : undefined;
+    const gameNet = game && t.delayLine && t.delayLine.rtpLogBytes() > 0 ? summariseLog(t.delayLine.readRtpLog(rtpFrom)) : undefined;
     let udp: RawRun['udp'];
     let udpSent: number | undefined;
     if (udpReceiver && udpSender) {
@@ -474,7 +479,9 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       ...(config.bufferSeconds !== undefined ? { bufferSeconds: config.bufferSeconds } : {}), neighbourPage: second, queue, rateMbps: t.rateMbps,
       udp, udpSent, ...(udpRateMbps !== undefined ? { udpRateMbps } : {}), tcp, http, records, errors, protocol,
       ...(trace ? { trace, link } : {}),
+      ...(t.homeQueue ? { homeQueue: t.homeQueue, link } : {}),
       ...(gameRun ? { game: gameRun } : {}),
+      ...(gameNet ? { gameNet } : {}),
       ...(loadStart ? { loadAvg: { start: loadStart, end: loadAverages() ?? [] } } : {}),
     };
   } finally {

@@ -18,6 +18,7 @@
  * The uplink keeps the tbf at `rateMbps`.
  */
 import { TRACE_TBF_MBPS } from './config.js';
+import { HOME_QUEUE_SPECS, type HomeQueue } from './home-link.js';
 import { startDelayLine, type DelayLine } from './delay-line.js';
 import { inNs, run, runSync } from './processes.js';
 
@@ -43,6 +44,8 @@ export interface Topology {
   delayLine?: DelayLine;
   /** With traces: the downlink follows them in the delay line; its tbf runs at `downTbfMbps`, far above. */
   traceLink: boolean;
+  /** The home link's queue: the downlink is the delay line's constant link with that queue (tbf far above, as with traces). */
+  homeQueue?: HomeQueue;
   /** Rate of the downlink's tbf (= rateMbps without traces). */
   downTbfMbps: number;
   downBurstBytes: number;
@@ -108,11 +111,25 @@ export function destroyTopology(t: Pick<Topology, 'server' | 'router' | 'client'
   for (const ns of [t.client, t.server, t.router]) removeNamespace(ns);
 }
 
-export async function createTopology(opts: { rateMbps: number; queueBytes: number; rttMs: number; traceStatsFile?: string }): Promise<Topology> {
+export interface TopologyOptions {
+  rateMbps: number;
+  queueBytes: number;
+  rttMs: number;
+  /** Traces: the downlink follows them in the delay line, which writes its stats here. */
+  traceStatsFile?: string;
+  /** The home link: the downlink is the delay line's constant link with this queue. */
+  home?: { queue: HomeQueue; statsFile: string };
+  /** With a link in the delay line: where it logs the RTP packets to the client. */
+  rtpLogFile?: string;
+}
+
+export async function createTopology(opts: TopologyOptions): Promise<Topology> {
   const names = namesFor(process.pid);
   const id = process.pid.toString(36);
   // veth names are created in the root namespace first: unique per bench process, ≤ 15 chars.
   const dev = { srv: `sl${id}s`, rs: `sl${id}rs`, rc: `sl${id}rc`, cli: `sl${id}c`, tun: `sl${id}d` };
+  const statsFile = opts.traceStatsFile ?? opts.home?.statsFile;
+  const inDelayLine = statsFile !== undefined;
   const t: Topology = {
     ...names,
     bottleneckDev: dev.rc,
@@ -121,10 +138,11 @@ export async function createTopology(opts: { rateMbps: number; queueBytes: numbe
     burstBytes: 3 * 1514,
     rttMs: opts.rttMs,
     traceLink: opts.traceStatsFile !== undefined,
-    downTbfMbps: opts.traceStatsFile !== undefined ? TRACE_TBF_MBPS : opts.rateMbps,
+    ...(opts.home ? { homeQueue: opts.home.queue } : {}),
+    downTbfMbps: inDelayLine ? TRACE_TBF_MBPS : opts.rateMbps,
     // At 1000 Mbit/s three packets are 36 µs of tokens: the link's releases (a burst when it catches
     // up after a late wake) must pass the tbf without waiting, so it gets a millisecond's worth.
-    downBurstBytes: opts.traceStatsFile !== undefined ? 125_000 : 3 * 1514,
+    downBurstBytes: inDelayLine ? 125_000 : 3 * 1514,
   };
   try {
     for (const ns of [t.server, t.router, t.client]) await run('ip', ['netns', 'add', ns]);
@@ -143,8 +161,14 @@ export async function createTopology(opts: { rateMbps: number; queueBytes: numbe
     await ip(t.router, 'link', 'set', dev.rs, 'up');
     await ip(t.router, 'link', 'set', dev.rc, 'up');
     await run(...inNs(t.router, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']));
-    if (opts.rttMs > 0 || opts.traceStatsFile !== undefined) {
-      const link = opts.traceStatsFile !== undefined ? { downDst: `${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, queueBytes: opts.queueBytes, statsFile: opts.traceStatsFile, idleMbps: opts.rateMbps } : undefined;
+    if (opts.rttMs > 0 || inDelayLine) {
+      const link = inDelayLine
+        ? {
+            downDst: `${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, queueBytes: opts.queueBytes, statsFile, idleMbps: opts.rateMbps,
+            ...(opts.home ? { queueKind: HOME_QUEUE_SPECS[opts.home.queue].kind, statsIdle: true } : {}),
+            ...(opts.rtpLogFile ? { rtpLogFile: opts.rtpLogFile } : {}),
+          }
+        : undefined;
       t.delayLine = await startDelayLine(t.router, [dev.rs, dev.rc], dev.tun, opts.rttMs, link);
     }
     for (const [d, rate, burst] of [[dev.rc, t.downTbfMbps, t.downBurstBytes], [dev.rs, opts.rateMbps, t.burstBytes]] as const) {

@@ -5,6 +5,7 @@
  *   udp-flow receive --bind IP --port P --out FILE        (until SIGTERM; writes FILE then exits)
  *   udp-flow echo    --bind IP --port P                   (until SIGTERM)
  *   udp-flow ping    --to IP --port P --count N           (prints one JSON line of RTTs, ms)
+ *   udp-flow probe   --to IP --port P --count N --interval-ms I  (RTTs of N probes sent on a clock, and the lost ones)
  *
  * Each datagram carries its send time on CLOCK_MONOTONIC (process.hrtime), which every namespace
  * on the host shares, so the receiver's difference is the true one-way delay.
@@ -101,12 +102,48 @@ function ping(): void {
   sock.bind(0, next);
 }
 
+/**
+ * Probes sent on a clock, not after each answer: a probe lost in a full queue does not hold up the
+ * next ones, and under load each meets the queue as it stands (the home link's check).
+ */
+function probe(): void {
+  const to = arg('to');
+  const port = Number(arg('port'));
+  const count = Number(arg('count', '50'));
+  const intervalMs = Number(arg('interval-ms', '50'));
+  const sock = dgram.createSocket('udp4');
+  const sent = new Map<number, bigint>();
+  const rtts: number[] = [];
+  sock.on('message', (msg) => {
+    const at = sent.get(msg.readUInt32BE(0));
+    if (at !== undefined) rtts.push(Number(nowNs() - at) / 1e6);
+  });
+  let seq = 0;
+  sock.bind(0, () => {
+    const timer = setInterval(() => {
+      const b = Buffer.alloc(64);
+      b.writeUInt32BE(seq, 0);
+      sent.set(seq, nowNs());
+      sock.send(b, port, to);
+      if (++seq >= count) {
+        clearInterval(timer);
+        // Answers still queued behind a bloated buffer arrive within a second or two.
+        setTimeout(() => {
+          console.log(JSON.stringify({ rttMs: rtts, sent: count, lost: count - rtts.length }));
+          sock.close();
+        }, 3000);
+      }
+    }, intervalMs);
+  });
+}
+
 const mode = process.argv[2];
 if (mode === 'send') send();
 else if (mode === 'receive') receive();
 else if (mode === 'echo') echo();
+else if (mode === 'probe') probe();
 else if (mode === 'ping') ping();
 else {
-  console.error('usage: udp-flow send|receive|echo|ping …');
+  console.error('usage: udp-flow send|receive|echo|ping|probe …');
   process.exit(2);
 }

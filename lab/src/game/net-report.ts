@@ -1,0 +1,106 @@
+/**
+ * The game's network delay in a report (issue 40): per arm, alone and beside the film, medians over
+ * runs with [min–max] (runs), and each judged arm against its control on issue 40's targets.
+ */
+import { ARM_LABELS, ARM_SPECS, type Arm } from '../config.js';
+import type { RunMetrics } from '../measurements.js';
+import { percentChange, spread } from '../stats.js';
+import { spreadText } from './report.js';
+
+type Column = readonly [string, (m: RunMetrics) => number | undefined, number, number?];
+
+const NET_COLUMNS: readonly Column[] = [
+  ['net p50 (ms)', (m) => m.gameNet?.p50Ms, 1],
+  ['net p95 (ms)', (m) => m.gameNet?.p95Ms, 1],
+  ['net p99 (ms)', (m) => m.gameNet?.p99Ms, 1],
+  ['frames > 50 ms (%)', (m) => m.gameNet?.over50Share, 1, 100],
+  ['frames > 100 ms (%)', (m) => m.gameNet?.over100Share, 1, 100],
+  ['packet loss (%)', (m) => m.gameNet?.packetLossShare, 2, 100],
+  ['incomplete frames', (m) => m.gameNet?.framesIncomplete, 0],
+  ['frames', (m) => m.gameNet?.frames, 0],
+  ['delivered (Mbit/s)', (m) => m.gameNet?.deliveredMbps, 2],
+];
+
+const BESIDE_COLUMNS: readonly Column[] = [
+  ['GCC target (Mbit/s)', (m) => m.game?.targetMbps, 2],
+  ['received (Mbit/s)', (m) => m.game?.receivedMbps, 2],
+  ['freezes', (m) => m.game?.freezes, 0],
+  ['glass-to-glass p95 (ms)', (m) => m.game?.latencyP95Ms, 1],
+  ['added over alone p95 (ms)', (m) => (m.game?.latencyP95Ms !== undefined && m.gameAlone?.latencyP95Ms !== undefined ? m.game.latencyP95Ms - m.gameAlone.latencyP95Ms : undefined), 1],
+  ['film bitrate (kbps)', (m) => m.meanBitrateKbps, 0],
+  ['film rebuffers', (m) => m.rebufferCount, 0],
+  ['film rebuffer (s)', (m) => m.rebufferSeconds, 2],
+  ['film chunk thr. (Mbps)', (m) => m.chunkThroughputMbps, 1],
+  ['queue p95 (ms)', (m) => m.queueDelayP95Ms, 1],
+  ['sender starved (runs)', (m) => (m.game ? Number(m.game.senderStarved) : undefined), 0],
+  ['load (1 min)', (m) => m.loadAvg1, 1],
+];
+
+export interface NetTarget {
+  what: string;
+  text: string;
+  control?: number;
+  other?: number;
+  changePercent?: number;
+  met?: boolean;
+}
+
+/** Issue 40's targets for `other` against `control` (medians over runs). */
+export function netTargets(metrics: RunMetrics[], other: Arm, control: Arm): NetTarget[] {
+  const med = (arm: Arm, get: (m: RunMetrics) => number | undefined) => spread(metrics.filter((m) => m.arm === arm && m.neighbour === 'game').map(get)).median;
+  const out: NetTarget[] = [];
+  const add = (what: string, text: string, get: (m: RunMetrics) => number | undefined, judge: (c: number, o: number, pct: number | undefined) => boolean) => {
+    const c = med(control, get);
+    const o = med(other, get);
+    const pct = percentChange(c, o);
+    out.push({ what, text, control: c, other: o, changePercent: pct, met: c === undefined || o === undefined ? undefined : judge(c, o, pct) });
+  };
+  add('game network delay p95 (ms)', '≥ 50 % lower', (m) => m.gameNet?.p95Ms, (_c, _o, pct) => pct !== undefined && pct <= -50);
+  add('game received bitrate (Mbit/s)', 'no lower', (m) => m.game?.receivedMbps, (c, o) => o >= c);
+  add('game freezes', 'no more', (m) => m.game?.freezes, (c, o) => o <= c);
+  add('film bitrate (kbps)', '≥ 98 %', (m) => m.meanBitrateKbps, (c, o) => o >= 0.98 * c);
+  add('film rebuffer time (s)', 'no more', (m) => m.rebufferSeconds, (c, o) => o <= c);
+  return out;
+}
+
+function table(L: string[], rows: RunMetrics[], arms: Arm[], columns: readonly Column[], windows: ReadonlyArray<readonly [string, (m: RunMetrics) => RunMetrics]>): void {
+  const head = ['arm', ...(windows.length > 1 ? ['window'] : []), ...columns.map(([h]) => h)];
+  L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+  for (const arm of arms) {
+    const rs = rows.filter((m) => m.arm === arm);
+    if (rs.length === 0) continue;
+    for (const [name, view] of windows) {
+      const cells = columns.map(([, get, d, scale]) => spreadText(spread(rs.map((m) => get(view(m)))), d, scale));
+      L.push(`| ${ARM_LABELS[arm]}${windows.length > 1 ? ` | ${name}` : ''} | ${cells.join(' | ')} |`);
+    }
+  }
+  L.push('');
+}
+
+export function renderNetSection(metrics: RunMetrics[], arms: Arm[]): string[] {
+  const rows = metrics.filter((m) => m.neighbour === 'game' && m.gameNet);
+  if (rows.length === 0) return [];
+  const L: string[] = ['## The game\'s delay in the network (issue 40)', ''];
+  L.push(
+    'Every game RTP packet to the client as the router\'s delay line saw it: when it reached the router, when it left the bottleneck, or its drop, ' +
+      'on the delay line\'s one clock (the RTP header is in clear under SRTP). A frame is the media SSRC\'s packets of one RTP timestamp; its network ' +
+      'delay is its last packet out minus its first packet in (one-way propagation, queue, and the frame\'s own serialization; a lost packet counts ' +
+      'through its retransmission). Independent of the endpoints\' CPU. "alone" is the game before the film\'s play request. Medians over runs, [min–max] (runs).',
+    '',
+  );
+  table(L, rows, arms, NET_COLUMNS, [['alone', (m) => ({ ...m, gameNet: m.gameNetAlone })], ['with the film', (m) => m]]);
+  L.push('The game\'s own figures (its pages\' getStats) and the film beside it, same runs:', '');
+  table(L, rows, arms, BESIDE_COLUMNS, [['with the film', (m) => m]]);
+  for (const other of arms.filter((a) => ARM_SPECS[a].control !== a && arms.includes(ARM_SPECS[a].control))) {
+    const control = ARM_SPECS[other].control;
+    if (!rows.some((m) => m.arm === other) || !rows.some((m) => m.arm === control)) continue;
+    L.push(`### ${ARM_LABELS[other]} against ${control}: issue 40's targets`, '');
+    L.push(`| target | ${control} | ${other} | change | target | verdict |`, '|---|---|---|---|---|---|');
+    const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
+    for (const t of netTargets(metrics, other, control)) {
+      L.push(`| ${t.what} | ${f(t.control)} | ${f(t.other)} | ${t.changePercent === undefined ? '—' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)} %`} | ${t.text} | ${t.met === undefined ? 'unknown' : t.met ? 'met' : '**missed**'} |`);
+    }
+    L.push('');
+  }
+  return L;
+}
