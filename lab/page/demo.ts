@@ -3,7 +3,9 @@
  * receiver (game.html, live latency graph) side by side, both from the lab server through the
  * bottleneck. The toggle reloads the player with the other arm (unpaced dash.js / Sammy); the game
  * call keeps running. Parameters: `sammy=1` (start with Sammy), `mpd`, `cap`, `buf` (handed to the
- * player as the bench does), `maxKbps`, `fps`, `w`, `h` (handed to the receiver, for its figures).
+ * player as the bench does), `maxKbps`, `fps`, `w`, `h` (handed to the receiver, for its figures);
+ * `net` (the demo's feed of the game's per-frame delay through the router, from the delay line's RTP
+ * log: drawn under the game), `link` (the link's description for the note).
  */
 import type { PageState } from '../src/page-state.js';
 
@@ -89,3 +91,51 @@ function draw(): void {
   status.textContent = `${sammy ? 'Sammy' : 'unpaced'} for ${((now - armStartedAt) / 1000).toFixed(0)} s`;
 }
 setInterval(draw, 500);
+
+/** One frame's delay through the router: [ms since the epoch its first packet arrived, delay ms]. */
+type NetFrame = [number, number];
+const netUrl = q.get('net');
+if (q.has('link')) document.getElementById('link')!.textContent = q.get('link');
+if (netUrl) {
+  document.getElementById('net-box')!.hidden = false;
+  const canvas = document.getElementById('net') as HTMLCanvasElement;
+  const figures = document.getElementById('net-figures')!;
+  const drawNet = (frames: NetFrame[]): void => {
+    const now = performance.timeOrigin + performance.now();
+    const WINDOW_MS = 30_000;
+    const ctx = canvas.getContext('2d')!;
+    const { width, height } = canvas;
+    const worst = frames.reduce((a, [, d]) => Math.max(a, d), 0);
+    const MAX_MS = Math.min(1000, Math.max(150, Math.ceil(worst / 50) * 50));
+    const y = (ms: number): number => height - (Math.min(ms, MAX_MS) / MAX_MS) * (height - 14) - 2;
+    ctx.clearRect(0, 0, width, height);
+    ctx.strokeStyle = '#30363d';
+    ctx.fillStyle = '#8b949e';
+    ctx.font = '11px sans-serif';
+    for (const ms of [20, 50, 100, 200, 500].filter((m) => m < MAX_MS)) {
+      ctx.beginPath();
+      ctx.moveTo(0, y(ms));
+      ctx.lineTo(width, y(ms));
+      ctx.stroke();
+      ctx.fillText(`${ms} ms`, 4, y(ms) - 2);
+    }
+    ctx.fillStyle = '#f0b429';
+    for (const [t, d] of frames) {
+      if (t < now - WINDOW_MS) continue;
+      ctx.fillRect(width - ((now - t) / WINDOW_MS) * width, y(d) - 1, 2, 2);
+    }
+    const recent = frames.filter(([t]) => t > now - 5000).map(([, d]) => d).sort((a, b) => a - b);
+    const pick = (p: number): string => (recent.length ? recent[Math.min(recent.length - 1, Math.floor(p * recent.length))]!.toFixed(0) : '–');
+    figures.textContent =
+      `game frames' delay through the router (network only), last 5 s: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms · ` +
+      `${recent.length ? ((100 * recent.filter((d) => d > 50).length) / recent.length).toFixed(0) : '–'} % over 50 ms`;
+  };
+  const poll = async (): Promise<void> => {
+    try {
+      drawNet((await (await fetch(netUrl, { cache: 'no-store' })).json()) as NetFrame[]);
+    } catch {
+      figures.textContent = 'game network delay: no answer from the demo';
+    }
+  };
+  setInterval(() => void poll(), 1000);
+}

@@ -210,14 +210,19 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
           );
           try {
             const r = await runOnce({ ...ctx, trace, config: { ...config, bufferSeconds } }, arm, neighbour, index);
+            const runFile = join(dir, 'runs', runTag(arm, neighbour, index, trace?.lab, config.bufferTargets ? bufferSeconds : undefined));
+            // The game's packets as the router logged them: kept whole, for another look at the run.
+            if (r.rtpLog !== undefined) writeFileSync(`${runFile}.rtp.log`, r.rtpLog);
+            delete r.rtpLog;
             raw.push(r);
-            writeFileSync(join(dir, 'runs', `${runTag(arm, neighbour, index, trace?.lab, config.bufferTargets ? bufferSeconds : undefined)}.json`), JSON.stringify(r));
+            writeFileSync(`${runFile}.json`, JSON.stringify(r));
             const m = runMetrics(r);
             metrics.push(m);
             progress.endRun(
               `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
                 `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
                 (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : '') +
+                (m.gameNet ? ` network p50/p95 ${m.gameNet.p50Ms?.toFixed(1)}/${m.gameNet.p95Ms?.toFixed(1)} ms (alone ${m.gameNetAlone?.p95Ms?.toFixed(1) ?? '—'}), loss ${((m.gameNet.packetLossShare ?? 0) * 100).toFixed(2)} %;` : '') +
                 (m.game ? ` p95 ${m.game.latencyP95Ms?.toFixed(1)} ms (alone ${m.gameAlone?.latencyP95Ms?.toFixed(1) ?? '—'}), ${m.game.framesShown} frames, ${m.game.receivedMbps?.toFixed(1)} Mbps, freezes ${m.game.freezes ?? '—'}, ${m.game.cpuLimited ? 'CPU-LIMITED' : `cpu-limited ${((m.game.cpuLimitedShare ?? 0) * 100).toFixed(0)} %`}, load ${m.loadAvg1?.toFixed(2)}` : '') +
                 (m.link ? `; link: trace ${m.link.traceMbps.toFixed(2)} Mbit/s, released ${m.link.releasedMbps.toFixed(2)}, saturated seconds ${m.link.saturatedBins} at ×${m.link.saturatedRatioMedian?.toFixed(3) ?? '—'}` : ''),
             );

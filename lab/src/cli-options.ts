@@ -31,7 +31,7 @@ import {
   type BenchConfig,
   configProblem,
 } from './config.js';
-import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, LAB_LADDER, labLadderManifestPath } from './media.js';
+import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, FILM_4K_MANIFEST_PATH, isMediaName, LAB_LADDER, labLadderManifestPath, MEDIA_NAMES } from './media.js';
 import { HOME_LINK, HOME_QUEUES, HOME_QUEUE_SPECS, parseLinkFlags } from './home-link.js';
 import { LAB_DIR } from './scripts.js';
 import { loadTrace, loadTraceDir, peakMbps, selectTraces, type LabTrace } from './traces.js';
@@ -85,6 +85,8 @@ usage: npm run bench:lab -- [flags]
                        buffer, as the paper's control had; dash.js's own is 30 s at top quality, Shaka's 10 s, hls.js's 30 s);
                        several, comma-separated (e.g. 30,240): every run is made at each, and the report splits by target
   --content-seconds S  length of the lab ladder (default ${LAB_LADDER.durationS}; encoded once, cached)
+  --media NAME       what the film is: lab (default: the lab ladder, 3.3 Mbit/s top, the paper's) or 4k (a 4K-like
+                     ladder, 750 kbps to 15.6 Mbit/s, 4 s segments, 240 s; encoded once, cached in .cache/media/film-4k)
   --media-dir DIR    directory served at /media (default ${DEFAULT_MEDIA_ROOT})
   --manifest PATH    play another ladder (e.g. ${DEFAULT_MANIFEST_PATH}, the origin's 60 s, 6 Mbps-top ladder)
   --results DIR      where results/<timestamp>/ goes (default lab/results)
@@ -146,6 +148,7 @@ export function parseCliArgs(args: string[]): CliParse {
       'game-size': { type: 'string' },
       'game-warmup': { type: 'string' },
       link: { type: 'string' },
+      media: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -154,6 +157,9 @@ export function parseCliArgs(args: string[]): CliParse {
   const neighbourCc = values['neighbour-cc'] ?? 'reno';
   if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
+  if (values.media !== undefined && !isMediaName(values.media)) throw new Error(`--media must be one of ${MEDIA_NAMES.join(', ')}, got ${values.media}`);
+  const film4k = values.media === '4k';
+  if (film4k && (values.manifest !== undefined || values['content-seconds'] !== undefined)) throw new Error('--media 4k is its own ladder; it cannot go with --manifest or --content-seconds');
   if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
   const edge = values.edge ?? 'none';
   if (!isEdge(edge)) throw new Error(`--edge must be one of ${EDGES.join(', ')}, got ${edge}`);
@@ -206,8 +212,8 @@ export function parseCliArgs(args: string[]): CliParse {
     rateMbps: home ? HOME_LINK.rateMbps : positive(values.rate, BOTTLENECK_MBPS, 'rate'),
     rttMs: home ? HOME_LINK.rttMs : positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
     ...(home ? { homeQueue: home } : {}),
-    manifestPath: values.manifest ?? labLadderManifestPath(contentSeconds),
-    contentSeconds: values.manifest === undefined ? contentSeconds : undefined,
+    manifestPath: film4k ? FILM_4K_MANIFEST_PATH : values.manifest ?? labLadderManifestPath(contentSeconds),
+    contentSeconds: values.manifest === undefined && !film4k ? contentSeconds : undefined,
     bufferSeconds: buffers[0],
     ...(buffers.length > 1 ? { bufferTargets: buffers } : {}),
     mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),

@@ -125,6 +125,8 @@ export interface RawRun {
   homeQueue?: HomeQueue;
   /** The game's packets through the router, from the delay line's RTP log (game/net-delay.ts). */
   gameNet?: GameNetRun;
+  /** The delay line's RTP log lines of this run: the bench writes them beside the run's JSON (runs/<tag>.rtp.log), not into it. */
+  rtpLog?: string;
 }
 
 export interface NeighbourMetric {

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, type LadderSpec } from '@sammy/test-content';
+import { DEFAULT_LADDER, DEFAULT_MEDIA_ROOT, ensureContent, FILM_4K_LADDER, type LadderSpec } from '@sammy/test-content';
 import { DEFAULT_MANIFEST_PATH, HLS_MASTER_NAME } from '@sammy/test-content/media-paths';
 
 export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
@@ -24,6 +24,16 @@ export const LAB_LADDER: LadderSpec = {
   durationS: 240,
 };
 export const LAB_MANIFEST_PATH = '/media/lab/manifest.mpd';
+
+/** The 4K-like film (`--media 4k`, issue 40): top rung 15.6 Mbit/s, made once and cached like the lab ladder. */
+export const FILM_4K_MANIFEST_PATH = '/media/film-4k/manifest.mpd';
+
+/** What `--media` names: the lab ladder (3.3 Mbit/s top, the paper's) or the 4K-like film. */
+export const MEDIA_NAMES = ['lab', '4k'] as const;
+export type MediaName = (typeof MEDIA_NAMES)[number];
+export function isMediaName(v: string): v is MediaName {
+  return (MEDIA_NAMES as readonly string[]).includes(v);
+}
 
 /** Manifest path of the lab ladder encoded at another length. */
 export function labLadderManifestPath(seconds: number): string {
@@ -45,6 +55,8 @@ export async function ensureMedia(mediaRoot: string, manifestPath: string, conte
   const file = manifestFile(mediaRoot, manifestPath);
   if (mediaRoot === DEFAULT_MEDIA_ROOT && manifestPath === DEFAULT_MANIFEST_PATH) {
     await ensureContent({ progress: true });
+  } else if (manifestPath === FILM_4K_MANIFEST_PATH) {
+    await ensureContent({ dir: dirname(file), spec: FILM_4K_LADDER, progress: true });
   } else if (manifestPath === labLadderManifestPath(contentSeconds ?? LAB_LADDER.durationS)) {
     // Cached by the generator's stamp: re-encoded only when the spec changes.
     // A lab ladder's path always ends in /manifest.mpd: its directory is the ladder's.

@@ -441,7 +441,8 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       traceOn = false;
     }
     const link = trace ? t.delayLine?.readStats(trace.linkId) : t.homeQueue ? t.delayLine?.readStats(0).filter((s) => s.t >= runStartedAt && s.t <= endAt) : undefined;
-    const gameNet = game && t.delayLine && t.delayLine.rtpLogBytes() > 0 ? summariseLog(t.delayLine.readRtpLog(rtpFrom)) : undefined;
+    const rtpLog = game && t.delayLine && t.delayLine.rtpLogBytes() > 0 ? t.delayLine.readRtpLog(rtpFrom) : undefined;
+    const gameNet = rtpLog !== undefined ? summariseLog(rtpLog) : undefined;
     let udp: RawRun['udp'];
     let udpSent: number | undefined;
     if (udpReceiver && udpSender) {
@@ -481,7 +482,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       ...(trace ? { trace, link } : {}),
       ...(t.homeQueue ? { homeQueue: t.homeQueue, link } : {}),
       ...(gameRun ? { game: gameRun } : {}),
-      ...(gameNet ? { gameNet } : {}),
+      ...(gameNet ? { gameNet, rtpLog } : {}),
       ...(loadStart ? { loadAvg: { start: loadStart, end: loadAverages() ?? [] } } : {}),
     };
   } finally {

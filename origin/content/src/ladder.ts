@@ -33,6 +33,31 @@ export const DEFAULT_LADDER: LadderSpec = {
   preset: 'ultrafast',
 };
 
+/**
+ * A film shaped like a 4K title's ladder (issue 40): the bitrates of a streaming service's ladder up
+ * to ~15.6 Mbit/s (Apple's HLS authoring specification lists 4.5, 7.8, 11.6 and 16.8 Mbit/s tiers for
+ * 720p to 2160p), so the film takes a real share of a 40 Mbit/s home link. Resolution is not the
+ * point and costs encoding time: every rung is small, CBR with filler (see ladderFfmpegArgs), so
+ * segment sizes follow the bitrates. 240 s of 4 s segments: a 240 s buffer target keeps an unpaced
+ * player downloading for the whole of a 40–60 s session.
+ */
+export const FILM_4K_LADDER: LadderSpec = {
+  rungs: [
+    { kbps: 750, width: 256, height: 144 },
+    { kbps: 1500, width: 384, height: 216 },
+    { kbps: 3000, width: 512, height: 288 },
+    { kbps: 4500, width: 640, height: 360 },
+    { kbps: 7800, width: 768, height: 432 },
+    { kbps: 11600, width: 896, height: 504 },
+    { kbps: 15600, width: 1024, height: 576 },
+  ],
+  durationS: 240,
+  segmentS: 4,
+  fps: 24,
+  audioKbps: 128,
+  preset: 'ultrafast',
+};
+
 export const INIT_SEGMENT_TEMPLATE = 'init-$RepresentationID$.m4s';
 export const MEDIA_SEGMENT_TEMPLATE = 'seg-$RepresentationID$-$Number%05d$.m4s';
 
