@@ -25,6 +25,28 @@ export function freezesFromGaps(shownMs: readonly number[]): { count: number; to
   return { count, totalMs };
 }
 
+/** Percentiles, mean and the shares over 50 and 100 ms of a set of per-frame delays (ms). */
+export interface DelayFigures {
+  p50Ms?: number;
+  p95Ms?: number;
+  p99Ms?: number;
+  meanMs?: number;
+  /** Share over 50 and 100 ms, 0–1. */
+  over50Share?: number;
+  over100Share?: number;
+}
+
+export function delayFigures(ms: readonly number[]): DelayFigures {
+  return {
+    p50Ms: quantile(ms, 0.5),
+    p95Ms: quantile(ms, 0.95),
+    p99Ms: quantile(ms, 0.99),
+    meanMs: mean(ms),
+    over50Share: ms.length ? ms.filter((l) => l > 50).length / ms.length : undefined,
+    over100Share: ms.length ? ms.filter((l) => l > 100).length / ms.length : undefined,
+  };
+}
+
 export interface GameMetrics {
   /** Window length, s. */
   seconds: number;
@@ -179,12 +201,7 @@ export function gameMetrics(run: GameRun, from: number, to: number): GameMetrics
     shownFps: seconds > 0 ? shown.length / seconds : 0,
     framesMissing: missing,
     unreadable: rx.unreadable,
-    latencyP50Ms: quantile(lat, 0.5),
-    latencyP95Ms: quantile(lat, 0.95),
-    latencyP99Ms: quantile(lat, 0.99),
-    latencyMeanMs: mean(lat),
-    over50Share: lat.length ? lat.filter((l) => l > 50).length / lat.length : undefined,
-    over100Share: lat.length ? lat.filter((l) => l > 100).length / lat.length : undefined,
+    ...(({ p50Ms, p95Ms, p99Ms, meanMs, ...shares }) => ({ latencyP50Ms: p50Ms, latencyP95Ms: p95Ms, latencyP99Ms: p99Ms, latencyMeanMs: meanMs, ...shares }))(delayFigures(lat)),
     freezes: fd,
     freezeSeconds: fdur,
     gapFreezes: gaps.count,

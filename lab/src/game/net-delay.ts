@@ -5,7 +5,8 @@
  * number), frames grouped by (SSRC, RTP timestamp); a frame's network delay is its last packet out
  * minus its first packet in (propagation, queue and the frame's own serialization at the link).
  */
-import { mean, quantile } from '../stats.js';
+import { quantile } from '../stats.js';
+import { delayFigures, type DelayFigures } from './metrics.js';
 
 /** One line of the delay line's RTP log. */
 export interface RtpEvent {
@@ -134,17 +135,11 @@ export function groupFrames(packets: readonly NetPacket[]): { mediaSsrc?: number
   return { mediaSsrc, frames: out.sort((a, b) => a.firstInMs - b.firstInMs) };
 }
 
-export interface GameNetMetrics {
+/** Delay figures over the completed frames, and what was lost. */
+export interface GameNetMetrics extends DelayFigures {
   frames: number;
   /** Frames that never completed in the network (a packet lost and not retransmitted in time to be logged). */
   framesIncomplete: number;
-  p50Ms?: number;
-  p95Ms?: number;
-  p99Ms?: number;
-  meanMs?: number;
-  /** Share of completed frames whose network delay is over 50 and 100 ms, 0–1. */
-  over50Share?: number;
-  over100Share?: number;
   /** Media packets dropped at the bottleneck / media packets that reached it. */
   packetLossShare?: number;
   packets: number;
@@ -162,12 +157,7 @@ export function gameNetMetrics(frames: readonly NetFrame[], packets: readonly Ne
   return {
     frames: inWindow.length,
     framesIncomplete: inWindow.length - delays.length,
-    p50Ms: quantile(delays, 0.5),
-    p95Ms: quantile(delays, 0.95),
-    p99Ms: quantile(delays, 0.99),
-    meanMs: mean(delays),
-    over50Share: delays.length ? delays.filter((d) => d > 50).length / delays.length : undefined,
-    over100Share: delays.length ? delays.filter((d) => d > 100).length / delays.length : undefined,
+    ...delayFigures(delays),
     packetLossShare: media.length ? media.filter((p) => p.dropped).length / media.length : undefined,
     packets: media.length,
     deliveredMbps: seconds > 0 && media.length ? (delivered * 8) / seconds / 1e6 : undefined,

@@ -4,8 +4,8 @@
  */
 import { ARM_LABELS, ARM_SPECS, type Arm } from '../config.js';
 import type { RunMetrics } from '../measurements.js';
-import { percentChange, spread } from '../stats.js';
-import { spreadText } from './report.js';
+import { spread } from '../stats.js';
+import { judgeTargets, spreadText, type GameTarget } from './report.js';
 
 type Column = readonly [string, (m: RunMetrics) => number | undefined, number, number?];
 
@@ -36,31 +36,16 @@ const BESIDE_COLUMNS: readonly Column[] = [
   ['load (1 min)', (m) => m.loadAvg1, 1],
 ];
 
-export interface NetTarget {
-  what: string;
-  text: string;
-  control?: number;
-  other?: number;
-  changePercent?: number;
-  met?: boolean;
-}
-
 /** Issue 40's targets for `other` against `control` (medians over runs). */
-export function netTargets(metrics: RunMetrics[], other: Arm, control: Arm): NetTarget[] {
-  const med = (arm: Arm, get: (m: RunMetrics) => number | undefined) => spread(metrics.filter((m) => m.arm === arm && m.neighbour === 'game').map(get)).median;
-  const out: NetTarget[] = [];
-  const add = (what: string, text: string, get: (m: RunMetrics) => number | undefined, judge: (c: number, o: number, pct: number | undefined) => boolean) => {
-    const c = med(control, get);
-    const o = med(other, get);
-    const pct = percentChange(c, o);
-    out.push({ what, text, control: c, other: o, changePercent: pct, met: c === undefined || o === undefined ? undefined : judge(c, o, pct) });
-  };
-  add('game network delay p95 (ms)', '≥ 50 % lower', (m) => m.gameNet?.p95Ms, (_c, _o, pct) => pct !== undefined && pct <= -50);
-  add('game received bitrate (Mbit/s)', 'no lower', (m) => m.game?.receivedMbps, (c, o) => o >= c);
-  add('game freezes', 'no more', (m) => m.game?.freezes, (c, o) => o <= c);
-  add('film bitrate (kbps)', '≥ 98 %', (m) => m.meanBitrateKbps, (c, o) => o >= 0.98 * c);
-  add('film rebuffer time (s)', 'no more', (m) => m.rebufferSeconds, (c, o) => o <= c);
-  return out;
+export function netTargets(metrics: RunMetrics[], other: Arm, control: Arm): GameTarget[] {
+  const by = (c: number, o: number) => ({ met: false, missBy: `${o - c >= 0 ? '+' : ''}${(o - c).toFixed(2)}` });
+  return judgeTargets(metrics, other, control, [
+    ['game network delay p95 (ms)', '≥ 50 % lower', (m) => m.gameNet?.p95Ms, (_c, _o, pct) => (pct !== undefined && pct <= -50 ? { met: true } : { met: false, missBy: `${pct?.toFixed(1) ?? '—'} % instead of ≤ −50 %` })],
+    ['game received bitrate (Mbit/s)', 'no lower', (m) => m.game?.receivedMbps, (c, o) => (o >= c ? { met: true } : by(c, o))],
+    ['game freezes', 'no more', (m) => m.game?.freezes, (c, o) => (o <= c ? { met: true } : by(c, o))],
+    ['film bitrate (kbps)', '≥ 98 %', (m) => m.meanBitrateKbps, (c, o, pct) => (o >= 0.98 * c ? { met: true } : { met: false, missBy: `${pct?.toFixed(1)} %` })],
+    ['film rebuffer time (s)', 'no more', (m) => m.rebufferSeconds, (c, o) => (o <= c ? { met: true } : by(c, o))],
+  ]);
 }
 
 function table(L: string[], rows: RunMetrics[], arms: Arm[], columns: readonly Column[], windows: ReadonlyArray<readonly [string, (m: RunMetrics) => RunMetrics]>): void {
@@ -98,7 +83,7 @@ export function renderNetSection(metrics: RunMetrics[], arms: Arm[]): string[] {
     L.push(`| target | ${control} | ${other} | change | target | verdict |`, '|---|---|---|---|---|---|');
     const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
     for (const t of netTargets(metrics, other, control)) {
-      L.push(`| ${t.what} | ${f(t.control)} | ${f(t.other)} | ${t.changePercent === undefined ? '—' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)} %`} | ${t.text} | ${t.met === undefined ? 'unknown' : t.met ? 'met' : '**missed**'} |`);
+      L.push(`| ${t.what} | ${f(t.control)} | ${f(t.other)} | ${t.changePercent === undefined ? '—' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)} %`} | ${t.text} | ${t.met === undefined ? 'unknown' : t.met ? 'met' : `**missed**: ${t.missBy}`} |`);
     }
     L.push('');
   }

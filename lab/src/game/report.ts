@@ -55,17 +55,25 @@ export interface GameTarget {
   missBy?: string;
 }
 
-/** Sammy (or any arm) against its control on issue 34's targets, from the medians over runs. */
-export function gameTargets(metrics: RunMetrics[], other: Arm, control: Arm): GameTarget[] {
+/** One target: what, its text, the figure per run, and the verdict on the medians (control, other, % change). */
+export type TargetSpec = readonly [string, string, (m: RunMetrics) => number | undefined, (c: number, o: number, pct: number | undefined) => { met: boolean; missBy?: string }];
+
+/** `other` against `control` on targets, from the medians over their game runs. */
+export function judgeTargets(metrics: RunMetrics[], other: Arm, control: Arm, specs: readonly TargetSpec[]): GameTarget[] {
   const med = (arm: Arm, get: (m: RunMetrics) => number | undefined) => spread(metrics.filter((m) => m.arm === arm && m.neighbour === 'game').map(get)).median;
-  const out: GameTarget[] = [];
-  const add = (what: string, text: string, get: (m: RunMetrics) => number | undefined, judge: (c: number, o: number, pct: number | undefined) => { met: boolean; missBy?: string }) => {
+  return specs.map(([what, text, get, judge]) => {
     const c = med(control, get);
     const o = med(other, get);
     const pct = percentChange(c, o);
     const v = c === undefined || o === undefined ? undefined : judge(c, o, pct);
-    out.push({ what, text, control: c, other: o, changePercent: pct, met: v?.met, missBy: v?.missBy });
-  };
+    return { what, text, control: c, other: o, changePercent: pct, met: v?.met, missBy: v?.missBy };
+  });
+}
+
+/** Sammy (or any arm) against its control on issue 34's targets, from the medians over runs. */
+export function gameTargets(metrics: RunMetrics[], other: Arm, control: Arm): GameTarget[] {
+  const out: TargetSpec[] = [];
+  const add = (...spec: TargetSpec) => out.push(spec);
   add('game frame latency p95 (ms)', '≥ 50 % lower', (m) => m.game?.latencyP95Ms, (_c, _o, pct) =>
     pct !== undefined && pct <= -50 ? { met: true } : { met: false, missBy: `${f(pct, 1)} % instead of ≤ −50 % (${f((pct ?? 0) + 50, 1)} points short)` });
   add('game freezes (count)', 'no more', (m) => m.game?.freezes, (c, o) => (o <= c ? { met: true } : { met: false, missBy: `${f(o - c, 1)} more` }));
@@ -74,7 +82,7 @@ export function gameTargets(metrics: RunMetrics[], other: Arm, control: Arm): Ga
   add('viewer bitrate (kbps)', 'unchanged (within 5 %)', (m) => m.meanBitrateKbps, (_c, _o, pct) =>
     pct !== undefined && Math.abs(pct) <= 5 ? { met: true } : { met: false, missBy: `${f(pct, 1)} %` });
   add('viewer rebuffers (count)', 'unchanged (no more)', (m) => m.rebufferCount, (c, o) => (o <= c ? { met: true } : { met: false, missBy: `${f(o - c, 1)} more` }));
-  return out;
+  return judgeTargets(metrics, other, control, out);
 }
 
 export function renderGameSection(metrics: RunMetrics[], arms: Arm[]): string[] {

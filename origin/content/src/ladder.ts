@@ -42,6 +42,8 @@ export const DEFAULT_LADDER: LadderSpec = {
  * player downloading for the whole of a 40–60 s session.
  */
 export const FILM_4K_LADDER: LadderSpec = {
+  ...DEFAULT_LADDER,
+  durationS: 240,
   rungs: [
     { kbps: 750, width: 256, height: 144 },
     { kbps: 1500, width: 384, height: 216 },
@@ -51,11 +53,6 @@ export const FILM_4K_LADDER: LadderSpec = {
     { kbps: 11600, width: 896, height: 504 },
     { kbps: 15600, width: 1024, height: 576 },
   ],
-  durationS: 240,
-  segmentS: 4,
-  fps: 24,
-  audioKbps: 128,
-  preset: 'ultrafast',
 };
 
 export const INIT_SEGMENT_TEMPLATE = 'init-$RepresentationID$.m4s';
