@@ -167,7 +167,7 @@ async function main(): Promise<void> {
           const text = await page.evaluate(() => `${document.querySelector('#video-figures')?.textContent ?? ''} | ${(document.querySelector('#game') as HTMLIFrameElement).contentDocument?.querySelector('#figures')?.textContent ?? ''} | ${document.querySelector('#net-figures')?.textContent ?? ''}`);
           console.log(`[${arm} ${s + 5}s] ${text}`);
         }
-        const file = join(dir, `demo-neighbour-${arm}.png`);
+        const file = join(dir, home ? `demo-home-${home}-${arm}.png` : `demo-neighbour-${arm}.png`);
         await page.screenshot({ path: file });
         console.log(`screenshot: ${file}`);
       }

@@ -71,9 +71,11 @@ function timeSeriesRows(run: RawRun): Row[] {
   const rows: Row[] = [];
   for (const p of throughputSeries(run.page)) rows.push({ t: p.t, value: p.mbps, series: 'session throughput (Mbps)' });
   for (const p of paceSeries(run)) rows.push({ t: p.t, value: p.mbps, series: 'pace applied (Mbps)' });
-  for (const q of run.queue) {
+  // On the home link (as with traces) the queue is the delay line's link: the wait its backlog means.
+  const queue = run.homeQueue ? (run.link ?? []).map((s) => ({ t: s.t, ms: s.waitMs })) : run.queue.map((q) => ({ t: q.t, ms: queueDelayMs(q, run.rateMbps) }));
+  for (const q of queue) {
     const t = (q.t - t0) / 1000;
-    if (t >= 0 && q.t <= run.endedAt) rows.push({ t, value: queueDelayMs(q, run.rateMbps), series: 'queue delay (ms)' });
+    if (t >= 0 && q.t <= run.endedAt) rows.push({ t, value: q.ms, series: 'queue delay (ms)' });
   }
   if (run.page.startedAt !== undefined) rows.push({ t: (run.page.startedAt - t0) / 1000, value: 0, series: 'playback starts' });
   return rows;
