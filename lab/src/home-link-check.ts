@@ -47,7 +47,8 @@ async function check(queue: HomeQueue, seconds: number, tmp: string): Promise<Qu
   });
   const [node, ...script] = nodeScript('neighbours/udp-flow');
   const echo = start(...inNs(t.server, node as string, [...script, 'echo', '--bind', SERVER_IP, '--port', '9001']));
-  const iperfServer = start(...inNs(t.client, 'iperf3', ['-s', '-1', '-B', CLIENT_IP, '-p', '5299']));
+  // --forceflush: without a terminal iperf3 buffers its output, and the ready line would never come.
+  const iperfServer = start(...inNs(t.client, 'iperf3', ['-s', '-1', '--forceflush', '-B', CLIENT_IP, '-p', '5299']));
   try {
     await waitForLine(echo, (l) => l === 'ready', 10_000, 'UDP echo');
     await waitForLine(iperfServer, (l) => l.includes('Server listening'), 10_000, 'iperf3 server');
