@@ -320,6 +320,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'buffer_s', 'qoe_lin', 'udp_p50_first_half_ms', 'udp_p50_second_half_ms', 'udp_p95_first_half_ms', 'udp_p95_second_half_ms',
     'queue', 'game_net_p50_ms', 'game_net_p95_ms', 'game_net_p99_ms', 'game_net_over50_share', 'game_net_over100_share', 'game_net_loss',
     'game_net_incomplete_frames', 'game_net_alone_p95_ms', 'game_target_mbps', 'game_sender_starved',
+    'game_net_frames_with_loss', 'game_net_packet_p50_ms', 'game_net_packet_p95_ms',
   ];
   const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
   const rows = metrics.map((m) =>
@@ -335,6 +336,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.bufferSeconds, m.qoeLin, m.udpFirstHalf?.p50, m.udpSecondHalf?.p50, m.udpFirstHalf?.p95, m.udpSecondHalf?.p95,
       m.homeQueue, m.gameNet?.p50Ms, m.gameNet?.p95Ms, m.gameNet?.p99Ms, m.gameNet?.over50Share, m.gameNet?.over100Share, m.gameNet?.packetLossShare,
       m.gameNet?.framesIncomplete, m.gameNetAlone?.p95Ms, m.game?.targetMbps, m.game ? Number(m.game.senderStarved) : undefined,
+      m.gameNet?.framesWithLoss, m.gameNet?.packetP50Ms, m.gameNet?.packetP95Ms,
     ].map((x) => v(x as number | string | undefined)).join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';

@@ -82,6 +82,8 @@ export function matchPackets(events: readonly RtpEvent[]): NetPacket[] {
 export interface NetFrame {
   rtpTs: number;
   firstInMs: number;
+  /** Its last media packet in: the spread the sender's pacer gave the frame before the router saw it. */
+  lastInMs: number;
   /** Its last packet out; with a loss, the last retransmission of it out (absent: never complete). */
   lastOutMs?: number;
   packets: number;
@@ -106,11 +108,12 @@ export function groupFrames(packets: readonly NetPacket[]): { mediaSsrc?: number
     if (p.ssrc !== mediaSsrc) continue;
     let f = frames.get(p.rtpTs);
     if (!f) {
-      f = { rtpTs: p.rtpTs, firstInMs: p.inMs, packets: 0, dropped: 0, pending: 0, resent: 0 };
+      f = { rtpTs: p.rtpTs, firstInMs: p.inMs, lastInMs: p.inMs, packets: 0, dropped: 0, pending: 0, resent: 0 };
       frames.set(p.rtpTs, f);
     }
     f.packets++;
     f.firstInMs = Math.min(f.firstInMs, p.inMs);
+    f.lastInMs = Math.max(f.lastInMs, p.inMs);
     if (p.dropped) f.dropped++;
     else if (p.outMs === undefined) f.pending++;
     else f.lastOutMs = Math.max(f.lastOutMs ?? 0, p.outMs);
@@ -128,7 +131,7 @@ export function groupFrames(packets: readonly NetPacket[]): { mediaSsrc?: number
     const done = f.pending === 0 && (f.dropped === 0 ? f.lastOutMs !== undefined : f.resent >= f.dropped);
     const lastOutMs = Math.max(f.lastOutMs ?? 0, f.resentOutMs ?? 0);
     out.push({
-      rtpTs: f.rtpTs, firstInMs: f.firstInMs, packets: f.packets, dropped: f.dropped,
+      rtpTs: f.rtpTs, firstInMs: f.firstInMs, lastInMs: f.lastInMs, packets: f.packets, dropped: f.dropped,
       ...(done ? { lastOutMs, delayMs: lastOutMs - f.firstInMs } : {}),
     });
   }
@@ -140,9 +143,16 @@ export interface GameNetMetrics extends DelayFigures {
   frames: number;
   /** Frames that never completed in the network (a packet lost and not retransmitted in time to be logged). */
   framesIncomplete: number;
+  /** p95 of each frame's spread on arrival at the router (last media packet in − first): the sender's pacing, not the queue. */
+  arrivalSpreadP95Ms?: number;
+  /** Frames of which a packet was dropped at the bottleneck. */
+  framesWithLoss: number;
   /** Media packets dropped at the bottleneck / media packets that reached it. */
   packetLossShare?: number;
   packets: number;
+  /** One-way delay of the media packets that left, through the router (propagation and queue), ms. */
+  packetP50Ms?: number;
+  packetP95Ms?: number;
   /** Bytes of the media SSRC that left the bottleneck, Mbit/s over the window. */
   deliveredMbps?: number;
 }
@@ -154,12 +164,17 @@ export function gameNetMetrics(frames: readonly NetFrame[], packets: readonly Ne
   const media = packets.filter((p) => p.ssrc === mediaSsrc && p.inMs >= fromMs && p.inMs < toMs);
   const seconds = (toMs - fromMs) / 1000;
   const delivered = media.reduce((s, p) => s + (p.outMs !== undefined ? p.bytes : 0), 0);
+  const oneWay = media.flatMap((p) => (p.outMs !== undefined ? [p.outMs - p.inMs] : []));
   return {
     frames: inWindow.length,
     framesIncomplete: inWindow.length - delays.length,
     ...delayFigures(delays),
+    arrivalSpreadP95Ms: quantile(inWindow.map((f) => f.lastInMs - f.firstInMs), 0.95),
+    framesWithLoss: inWindow.filter((f) => f.dropped > 0).length,
     packetLossShare: media.length ? media.filter((p) => p.dropped).length / media.length : undefined,
     packets: media.length,
+    packetP50Ms: quantile(oneWay, 0.5),
+    packetP95Ms: quantile(oneWay, 0.95),
     deliveredMbps: seconds > 0 && media.length ? (delivered * 8) / seconds / 1e6 : undefined,
   };
 }
@@ -167,10 +182,10 @@ export function gameNetMetrics(frames: readonly NetFrame[], packets: readonly Ne
 /** What a run keeps of the log: its frames (compact) and the media SSRC's packet counts. */
 export interface GameNetRun {
   mediaSsrc?: number;
-  /** [firstInMs, delayMs or -1 when incomplete, packets, dropped] per frame. */
-  frames: Array<[number, number, number, number]>;
-  /** [inMs, bytes, 1 dropped / 0 out / -1 pending] per media packet. */
-  packets: Array<[number, number, number]>;
+  /** [firstInMs, delayMs or -1 when incomplete, packets, dropped, lastInMs − firstInMs] per frame. */
+  frames: Array<[number, number, number, number, number]>;
+  /** [inMs, bytes, 1 dropped / 0 out / -1 pending, one-way delay ms (out only, else -1)] per media packet. */
+  packets: Array<[number, number, number, number]>;
   /** Log lines read and the RTP events the delay line could not log (its log fell behind). */
   events: number;
 }
@@ -181,16 +196,16 @@ export function summariseLog(text: string): GameNetRun {
   const { mediaSsrc, frames } = groupFrames(packets);
   return {
     ...(mediaSsrc !== undefined ? { mediaSsrc } : {}),
-    frames: frames.map((f) => [f.firstInMs, f.delayMs ?? -1, f.packets, f.dropped]),
-    packets: packets.filter((p) => p.ssrc === mediaSsrc).map((p) => [p.inMs, p.bytes, p.dropped ? 1 : p.outMs === undefined ? -1 : 0]),
+    frames: frames.map((f) => [f.firstInMs, f.delayMs ?? -1, f.packets, f.dropped, f.lastInMs - f.firstInMs]),
+    packets: packets.filter((p) => p.ssrc === mediaSsrc).map((p) => [p.inMs, p.bytes, p.dropped ? 1 : p.outMs === undefined ? -1 : 0, p.outMs === undefined ? -1 : p.outMs - p.inMs]),
     events: events.length,
   };
 }
 
 /** The metrics of a kept run (its JSON) over a window. */
 export function gameNetFromRun(run: GameNetRun, fromMs: number, toMs: number): GameNetMetrics {
-  const frames: NetFrame[] = run.frames.map(([firstInMs, delayMs, packets, dropped]) => ({ rtpTs: 0, firstInMs, packets, dropped, ...(delayMs >= 0 ? { delayMs } : {}) }));
-  const packets: NetPacket[] = run.packets.map(([inMs, bytes, state]) => ({ ssrc: 0, seq: 0, rtpTs: 0, payloadType: 0, bytes, inMs, dropped: state === 1, ...(state === 0 ? { outMs: inMs } : {}) }));
+  const frames: NetFrame[] = run.frames.map(([firstInMs, delayMs, packets, dropped, spreadMs]) => ({ rtpTs: 0, firstInMs, lastInMs: firstInMs + (spreadMs ?? 0), packets, dropped, ...(delayMs >= 0 ? { delayMs } : {}) }));
+  const packets: NetPacket[] = run.packets.map(([inMs, bytes, state, delayMs]) => ({ ssrc: 0, seq: 0, rtpTs: 0, payloadType: 0, bytes, inMs, dropped: state === 1, ...(state === 0 ? { outMs: inMs + (delayMs ?? 0) } : {}) }));
   return gameNetMetrics(frames, packets, 0, fromMs, toMs);
 }
 

@@ -15,7 +15,11 @@ const NET_COLUMNS: readonly Column[] = [
   ['net p99 (ms)', (m) => m.gameNet?.p99Ms, 1],
   ['frames > 50 ms (%)', (m) => m.gameNet?.over50Share, 1, 100],
   ['frames > 100 ms (%)', (m) => m.gameNet?.over100Share, 1, 100],
+  ['frame arrival spread p95 (ms)', (m) => m.gameNet?.arrivalSpreadP95Ms, 1],
+  ['packet p50 (ms)', (m) => m.gameNet?.packetP50Ms, 1],
+  ['packet p95 (ms)', (m) => m.gameNet?.packetP95Ms, 1],
   ['packet loss (%)', (m) => m.gameNet?.packetLossShare, 2, 100],
+  ['frames with a loss', (m) => m.gameNet?.framesWithLoss, 0],
   ['incomplete frames', (m) => m.gameNet?.framesIncomplete, 0],
   ['frames', (m) => m.gameNet?.frames, 0],
   ['delivered (Mbit/s)', (m) => m.gameNet?.deliveredMbps, 2],
@@ -69,8 +73,9 @@ export function renderNetSection(metrics: RunMetrics[], arms: Arm[]): string[] {
   L.push(
     'Every game RTP packet to the client as the router\'s delay line saw it: when it reached the router, when it left the bottleneck, or its drop, ' +
       'on the delay line\'s one clock (the RTP header is in clear under SRTP). A frame is the media SSRC\'s packets of one RTP timestamp; its network ' +
-      'delay is its last packet out minus its first packet in (one-way propagation, queue, and the frame\'s own serialization; a lost packet counts ' +
-      'through its retransmission). Independent of the endpoints\' CPU. "alone" is the game before the film\'s play request. Medians over runs, [min–max] (runs).',
+      'delay is its last packet out minus its first packet in (one-way propagation, queue, the frame\'s own serialization, and how far apart the sender\'s ' +
+      'pacer sent its packets, which grows as GCC lowers its rate: the arrival spread; a lost packet counts through its retransmission). Packets: each media ' +
+      'packet\'s one-way delay through the router (propagation and queue only). Independent of the endpoints\' CPU. "alone" is the game before the film\'s play request. Medians over runs, [min–max] (runs).',
     '',
   );
   table(L, rows, arms, NET_COLUMNS, [['alone', (m) => ({ ...m, gameNet: m.gameNetAlone })], ['with the film', (m) => m]]);
