@@ -64,7 +64,7 @@ describe.skipIf(!support.ok)('lab bench smoke: the game beside a film on the hom
     const report = readFileSync(result.reportPath, 'utf8');
     expect(report).toContain('**Home link** (`--link home --queue fifo-2bdp`)');
     expect(report).toContain("## The game's delay in the network (issue 40)");
-    expect(report).toMatch(/\| unpaced dash\.js[^|]* \| with the film \| \d/);
+    expect(report).toMatch(/\| dash\.js default ABR, unpaced \| with the film \| \d/);
     const [head, row] = readFileSync(join(result.dir, 'runs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
     expect(Number(row![head!.indexOf('game_net_p95_ms')])).toBeGreaterThanOrEqual(20);
     expect(row![head!.indexOf('queue')]).toBe('"fifo-2bdp"');
