@@ -303,7 +303,7 @@ function edgeSources(config: BenchConfig, metrics: RunMetrics[]): string {
         .join(' or ');
   return (
     `Chunk throughput, bitrate, startup and rebuffers are what the browser measured (Resource Timing, player and video events); ` +
-    `the pace is ${server}'s Server-Timing \`sammy-pace\`; the video RTT is from ${rtt}; queue delay from tc, neighbour figures from the neighbours themselves.` +
+    `the pace is ${server}'s Server-Timing \`sammy-pace\`; the video RTT is from ${rtt}; queue delay from ${config.traces || config.homeQueue ? "the delay line's link (its backlog every 100 ms)" : 'tc'}, neighbour figures from the neighbours themselves.` +
     (config.edge === 'none' ? '' : ` The origin's delivery records (in runs/*.json) describe ${server}'s unpaced backend fetches over the server namespace's loopback, so no figure uses them.`)
   );
 }
