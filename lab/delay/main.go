@@ -206,9 +206,20 @@ type activeTrace struct {
 	start    time.Time
 }
 
-// isDownlink: an IPv4 packet whose destination is in `net`.
-func isDownlink(data []byte, n *net.IPNet) bool {
-	return n != nil && len(data) >= 20 && data[0]>>4 == 4 && n.Contains(net.IP(data[16:20]))
+// downlink: the subnets the trace-driven link carries packets to (the client's; the demo adds the person's).
+type downlink []*net.IPNet
+
+// isDownlink: an IPv4 packet whose destination is in one of the subnets.
+func isDownlink(data []byte, d downlink) bool {
+	if len(data) < 20 || data[0]>>4 != 4 {
+		return false
+	}
+	for _, n := range d {
+		if n.Contains(net.IP(data[16:20])) {
+			return true
+		}
+	}
+	return false
 }
 
 func maxInt64(a *atomic.Int64, v int64) {
@@ -223,7 +234,7 @@ func maxInt64(a *atomic.Int64, v int64) {
 func main() {
 	dev := flag.String("dev", "sammydly0", "TUN device to create")
 	delayUs := flag.Int("delay-us", 2500, "one-way delay per packet, microseconds")
-	downDst := flag.String("down-dst", "", "IPv4 subnet (CIDR) whose packets go through the trace-driven link while a trace is on")
+	downDst := flag.String("down-dst", "", "IPv4 subnets (CIDRs, comma-separated) whose packets go through the downlink's link")
 	queueBytes := flag.Int("queue-bytes", 100000, "the trace-driven link's drop-tail queue, bytes")
 	statsFile := flag.String("stats", "", "file the trace-driven link's JSON lines go to while a trace is on")
 	statsMs := flag.Int("stats-ms", 100, "interval of the stats lines, ms")
@@ -240,14 +251,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sammy-delay: -delay-us must be ≥ 0")
 		os.Exit(2)
 	}
-	var downNet *net.IPNet
+	var downNet downlink
 	if *downDst != "" {
-		_, n, err := net.ParseCIDR(*downDst)
-		if err != nil || n.IP.To4() == nil {
-			fmt.Fprintf(os.Stderr, "sammy-delay: -down-dst must be an IPv4 CIDR, got %q\n", *downDst)
-			os.Exit(2)
+		for _, cidr := range strings.Split(*downDst, ",") {
+			_, n, err := net.ParseCIDR(strings.TrimSpace(cidr))
+			if err != nil || n.IP.To4() == nil {
+				fmt.Fprintf(os.Stderr, "sammy-delay: -down-dst must be IPv4 CIDRs, comma-separated, got %q\n", *downDst)
+				os.Exit(2)
+			}
+			downNet = append(downNet, n)
 		}
-		downNet = n
 	}
 	if *queueBytes <= 0 || *statsMs <= 0 || !(*idleMbps > 0) {
 		fmt.Fprintln(os.Stderr, "sammy-delay: -queue-bytes, -stats-ms and -idle-mbps must be > 0")

@@ -98,7 +98,7 @@ export interface LinkSample {
 }
 
 export interface LinkOptions {
-  /** Destination subnet of the downlink (CIDR). */
+  /** Destination subnets of the downlink (CIDRs, comma-separated). */
   downDst: string;
   queueBytes: number;
   statsFile: string;

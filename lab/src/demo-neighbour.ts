@@ -94,7 +94,11 @@ async function main(): Promise<void> {
   }, (line) => console.error(line));
   try {
     const t = home
-      ? await createTopology({ rateMbps, queueBytes: HOME_QUEUE_SPECS[home].queueBytes, rttMs: HOME_LINK.rttMs, home: { queue: home, statsFile: join(tmp, 'link-stats.jsonl') }, rtpLogFile })
+      ? await createTopology({
+          rateMbps, queueBytes: HOME_QUEUE_SPECS[home].queueBytes, rttMs: HOME_LINK.rttMs, home: { queue: home, statsFile: join(tmp, 'link-stats.jsonl') }, rtpLogFile,
+          // The person's browser is beyond the client namespace: its packets take the home link's queue too.
+          moreDownlinkSubnets: [`${HOST_IP.split('.').slice(0, 3).join('.')}.0/24`],
+        })
       : await createTopology({ rateMbps, queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, rttMs: PAPER_RTT_MS });
     const linkText = home ? `home link: ${HOME_LINK.rttMs} ms RTT, ${HOME_QUEUE_SPECS[home].label}, in the router's delay line` : `tbf, ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES} B queue, ${PAPER_RTT_MS} ms RTT`;
     // The person's link: this namespace ═ client namespace, which forwards to the router.

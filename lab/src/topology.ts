@@ -121,6 +121,8 @@ export interface TopologyOptions {
   home?: { queue: HomeQueue; statsFile: string };
   /** With a link in the delay line: where it logs the RTP packets to the client. */
   rtpLogFile?: string;
+  /** More subnets (CIDR) reached through the client namespace whose packets take the downlink's link (the demo's person). */
+  moreDownlinkSubnets?: string[];
 }
 
 export async function createTopology(opts: TopologyOptions): Promise<Topology> {
@@ -164,7 +166,7 @@ export async function createTopology(opts: TopologyOptions): Promise<Topology> {
     if (opts.rttMs > 0 || inDelayLine) {
       const link = inDelayLine
         ? {
-            downDst: `${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, queueBytes: opts.queueBytes, statsFile, idleMbps: opts.rateMbps,
+            downDst: [`${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, ...(opts.moreDownlinkSubnets ?? [])].join(','), queueBytes: opts.queueBytes, statsFile, idleMbps: opts.rateMbps,
             ...(opts.home ? { queueKind: HOME_QUEUE_SPECS[opts.home.queue].kind, statsIdle: true } : {}),
             ...(opts.rtpLogFile ? { rtpLogFile: opts.rtpLogFile } : {}),
           }
