@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"net"
 	"testing"
 	"time"
 )
@@ -228,5 +229,16 @@ func TestParseRTP(t *testing.T) {
 		if _, ok := parseRTP(pkt); ok {
 			t.Errorf("%s taken for RTP", name)
 		}
+	}
+}
+
+// The downlink is every subnet given: the client's, and in the demo the person's beyond it; not the server's.
+func TestDownlinkSubnets(t *testing.T) {
+	_, client, _ := net.ParseCIDR("10.247.1.0/24")
+	_, person, _ := net.ParseCIDR("10.247.3.0/24")
+	d := downlink{client, person}
+	to := func(a, b, c, e byte) []byte { p := udp(100, 1, 2, nil); copy(p[16:20], []byte{a, b, c, e}); return p }
+	if !isDownlink(to(10, 247, 1, 2), d) || !isDownlink(to(10, 247, 3, 1), d) || isDownlink(to(10, 247, 2, 2), d) || isDownlink(to(10, 247, 1, 2), nil) {
+		t.Fatal("downlink subnets")
 	}
 }
