@@ -77,14 +77,17 @@ describe('SammySession', () => {
     const top = { tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 5 } } };
     // 4 s segments at 4000 kbps: the first at the player's start (750 kbps), then 2300 kbps (1 150 000 B).
     for (const bitrateKbps of [750, 2300, 2300, 2300, 2300]) {
-      expect(s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 3 })?.bitrateKbps).toBe(bitrateKbps);
+      // (At 3.4 s Eq. 1 allows 2300 from 4000 kbps, 0.7 × 4000 × 1.17 = 3276, and so does the low-buffer guard, 0.7 × 4000 × 3.4 / 4 = 2380.)
+      expect(s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 3.4 })?.bitrateKbps).toBe(bitrateKbps);
       const bytes = (bitrateKbps * 1000 * 4) / 8;
       s.addSample(s.decide(request({ ...top, bitrateKbps })), { bytes, durationMs: (bytes * 8) / 4000 });
     }
     const at = (bufferLevelSeconds: number, stepUpRefetchSeconds?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSeconds })?.bitrateKbps;
     // With dash.js's fast switching (a step up refetches the buffer) not at 8.3 s, at 24 s; a player that refetches nothing: at 8.3 s.
     expect(at(8.3, 1.5)).toBe(2300);
-    expect(at(24, 1.5)).toBe(3300);
+    // At 24 s the refetch leaves 4.2 s, too little for the low-buffer guard (0.7 × 4000 × 4.2 / 4 = 2940): at 28 s, 4.9 s.
+    expect(at(24, 1.5)).toBe(2300);
+    expect(at(28, 1.5)).toBe(3300);
     expect(at(8.3)).toBe(3300);
   });
 
