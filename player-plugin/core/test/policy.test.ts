@@ -164,16 +164,22 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
     expect(paceRequest(state, { ...request, scheduleKbps: undefined }, p)).toMatchObject({ paceRateKbps: undefined, held: false });
   });
 
-  it('a step up with a refetch leaves the refetched segments and the one after unheld, at least at the probes’ rate', () => {
+  it('a step up with a refetch leaves the refetched segments and the one after unheld, at the probes’ rate when the link capped the last (no faster: issue 39), else at least at it', () => {
     let state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
     expect(state).toMatchObject({ unheldLeft: 3, spaced: false });
     for (let i = 0; i < 3; i++) {
+      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule and below the 13 700 one; it measures its pace (held).
+      expect(paceRequest(state, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 5300, held: true });
       const paced = paceRequest(state, { ...request, scheduleKbps: 4000 }, p);
-      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule.
-      expect(paced).toMatchObject({ paceRateKbps: 5300, held: false });
+      expect(paced).toMatchObject({ paceRateKbps: 5300, held: true });
       state = paced.state;
     }
     expect(state.unheldLeft).toBe(0);
+    // A last probe that kept its pace (the link not measured capping): at the schedule, at least at the probes' rate.
+    const free = nextProbeState(probeSample(INITIAL_PROBE_STATE, 12_000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
+    expect(paceRequest(free, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // 12 000 / 0.95 = 12 632 → 12 600 (rtp rounds to the nearest 100).
+    expect(paceRequest(free, { ...request, scheduleKbps: 4000 }, p)).toMatchObject({ paceRateKbps: 12_600, held: false });
     expect(nextProbeState(state, { type: 'switch', refetchSeconds: undefined, segmentSeconds: 4 }, p).unheldLeft).toBe(0);
   });
 

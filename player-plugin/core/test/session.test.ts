@@ -245,11 +245,13 @@ describe('SammySession', () => {
     for (let i = 0; i < 4; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
     expect(go(20).held).toBe(true);
     expect(u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12, stepUpRefetchSeconds: 1.5 })?.bitrateKbps).toBe(3300);
-    // The first refetch, at the top: at least the link's rate as the probes measured it (6000 / 0.95 = 6316),
-    // above the schedule's (1 − 0.8) × 4 + 0.8 × 1.25 = 1.8 × 3428 = 6170: the viewer waits on the rung below.
+    // The first refetch, at the top: the link's rate as the probes measured it capping the downloads (6000 / 0.95
+    // = 6316), above the schedule's (1 − 0.8) × 4 + 0.8 × 1.25 = 1.8 × 3428 = 6170: the viewer waits on the rung
+    // below. It measures its pace, as a held segment does (issue 39: no faster, a pace above the link only queues).
     const refetch = u.decide(request({ bitrateKbps: 3300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: 12 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 12 } } }, 12));
-    expect(refetch).toMatchObject({ paceRateKbps: 6300, held: false });
-    expect([go(12), go(12), go(12), go(12)].map((d) => d.held)).toEqual([false, false, false, true]);
+    expect(refetch).toMatchObject({ paceRateKbps: 6300, held: true });
+    // The other refetches and the one after at the link's rate; then held at 0.8 of it (0.8 × 6000 / 0.95 = 5053).
+    expect([go(12), go(12), go(12), go(12)].map((d) => d.paceRateKbps)).toEqual([6300, 6300, 6300, 5100]);
   });
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
