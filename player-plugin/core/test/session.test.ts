@@ -91,6 +91,18 @@ describe('SammySession', () => {
     expect(at(8.3)).toBe(3300);
   });
 
+  it('applies the low-buffer guard from its first video download, which tells the segment’s duration', () => {
+    const s = createSession({ parameters: { stepUpFactor: 0 }, initialHistory: memoryStore([3000]) });
+    const ladderKbps = [300, 750, 1500, 2300, 3300];
+    const pick = () => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 2 })!.bitrateKbps;
+    // From the history (3000 kbps), no segment duration yet: Eq. 1 at 2 s, 0.7 × 3000 × 1.1 = 2310.
+    expect(pick()).toBe(2300);
+    const bytes = (2300 * 1000 * 4) / 8;
+    s.addSample(s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 2 } } }, 2)), { bytes, durationMs: (bytes * 8) / 3000 });
+    // 4 s segments: the guard allows 0.7 × 3000 × 2 / 4 = 1050.
+    expect(pick()).toBe(750);
+  });
+
   it('reports the buffer and estimate the bitrate choice used, not values read later', () => {
     const s = createSession({ initialHistory: memoryStore([20_000]) });
     const choice = s.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 4 })!;

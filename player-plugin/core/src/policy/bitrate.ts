@@ -39,11 +39,6 @@ export interface BitrateChoiceInput {
    * SegmentTimeline, as ffmpeg writes). Undefined: the player refetches nothing.
    */
   stepUpRefetchSeconds?: number;
-  /**
-   * The low-buffer guard (`LOW_BUFFER_SAFETY`): on once the session has measured enough of the link
-   * (the player's own rule ignores the first two segments, as this does).
-   */
-  guardLowBuffer?: boolean;
 }
 
 /**
@@ -52,8 +47,9 @@ export interface BitrateChoiceInput {
  * InsufficientBufferRule (its `throughputSafetyFactor`, 5.2.1): below a few seconds of buffer the
  * rule is as careful as the player's own ABR, where Eq. 1's look-ahead would let a shallow buffer
  * pay for a rung the link cannot carry (issue 39: 2.3–3.3 Mbit/s held with 0–5 s of buffer on a
- * 1–3 Mbit/s link, 9–14 s of stalls where dash.js dropped to its lowest rung). From two segments of
- * buffer it is looser than Eq. 1 and changes nothing.
+ * 1–3 Mbit/s link, 9–14 s of stalls where dash.js dropped to its lowest rung). From 5 s of buffer
+ * (4 s segments) Eq. 1 is the stricter. It applies from the first download (which tells the segment's
+ * duration) where dash.js's rule ignores two: the family simulation finds no difference.
  */
 export const LOW_BUFFER_SAFETY = 0.7;
 
@@ -83,8 +79,8 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
 }
 
 /**
- * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback) and,
- * with `guardLowBuffer`, the low-buffer guard (`LOW_BUFFER_SAFETY`); the lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
+ * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback) and the
+ * low-buffer guard (`LOW_BUFFER_SAFETY`, with a segment duration); the lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
  * (`stepUpFactor` > 0) stepping up above the current rung also needs:
  * - an estimate of `stepUpFactor` × the new rung (from the probes, `stepUpEstimateKbps`, when
  *   held segments measure their pace below the link): Eq. 1's look-ahead lets a deep buffer pay for
@@ -96,17 +92,17 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
  *   and dash.js refetches the same segments once more at the lower rung (README, "The evidence").
  */
 export function selectBitrateKbps(input: BitrateChoiceInput): number {
-  const ladder = [...input.bitratesKbps].filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
+  const ladder = input.bitratesKbps.filter((b) => Number.isFinite(b) && b > 0).sort((a, b) => a - b);
   const lowest = ladder[0];
   if (lowest === undefined) throw new RangeError('Sammy: the ladder has no bitrate');
   const x = input.estimateKbps;
-  const estimated = x !== undefined && Number.isFinite(x) && x > 0;
+  const estimated = Number.isFinite(x) && x! > 0;
   const { beta, lookaheadSeconds, bufferLevelSeconds, stepUpFactor = 0 } = input;
-  const limit = estimated ? sustainableBitrateKbps(x, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
+  const limit = estimated ? sustainableBitrateKbps(x!, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
   const segmentSeconds = input.segmentSeconds ?? 0;
-  // The next segment downloads within LOW_BUFFER_SAFETY of the buffer (at an empty one: the lowest).
-  // (A step up, a choice the rule need not make, is held to it from the first sample on.)
-  const bufferLimit = (b: number, guarded = input.guardLowBuffer) => (estimated && guarded && segmentSeconds > 0 ? (LOW_BUFFER_SAFETY * x * Math.max(0, b)) / segmentSeconds : Infinity);
+  // The low-buffer guard: r's next segment downloads within LOW_BUFFER_SAFETY of the buffer b at the
+  // estimate (at an empty buffer: the lowest), once a download has told the segment's duration (else 0: met).
+  const guard = (r: number, b: number) => !estimated || r * segmentSeconds <= LOW_BUFFER_SAFETY * x! * b;
   const canStepUp = (r: number) => {
     if (!stepUpFactor) return true;
     // The refetches and the next download go unheld, at the probes' estimate; Eq. 1 at the
@@ -116,10 +112,10 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
     const left = bufferAfterStepUp(bufferLevelSeconds, r, up, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.
     const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / up : 0;
-    return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x! && r <= bufferLimit(left, true);
+    return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x! && guard(r, left);
   };
   let chosen = lowest;
   // Without an estimate (no current rung to hold to), the fallback alone.
-  for (const r of ladder) if (r <= limit && r <= bufferLimit(bufferLevelSeconds) && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
+  for (const r of ladder) if (r <= limit && guard(r, bufferLevelSeconds) && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
   return chosen;
 }

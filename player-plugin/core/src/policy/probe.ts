@@ -93,10 +93,11 @@ export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonl
   const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(p.stepUpFactor, 1) * rung.kbps);
   const probe = refetch || (video && state.heldInARow >= (p.probeInterval - 1) * (state.spaced && !awaitingRise ? 2 : 1));
   const hold = probe ? undefined : holdLimits({ ...request, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
-  const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - p.overhead) : 0;
+  // (0 when no probe has measured the link yet.)
+  const refetchKbps = (refetch && probeKbps! / (1 - p.overhead)) || 0;
   // A refetch on a link measured capping the downloads goes at that link's rate (faster only
   // queues), and like a held segment measures its pace, not the link: the probes alone see a rise.
-  const atLink = refetch && state.linkLimited && refetchKbps > 0;
+  const atLink = refetch && state.linkLimited;
   const paceRateKbps = scheduleKbps === undefined ? undefined : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
   const held = scheduleKbps !== undefined && (atLink || paceRateKbps! < roundRtpKbps(scheduleKbps));
   const next = { ...state, unheldLeft: refetch ? state.unheldLeft - 1 : state.unheldLeft };
