@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RequestHandler } from 'express';
-import { clampPaceKbps, type PacingMechanism } from 'sammy-pacing-protocol';
+import { clampPaceKbps, rtpClamp, type PacingMechanism, type UnpacedReason } from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './delivery-records.js';
 import { PacingEngine } from './engine.js';
 import { resolveOptions, type SammyPacingOptions } from './options.js';
@@ -44,7 +44,11 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     req.url = withoutCmcd(url);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
     const paceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
-    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType }, next);
+    // Why, should this response go unpaced (Server-Timing says it, metrics count it).
+    const unpacedReason: UnpacedReason =
+      engine.mechanism === 'none' ? 'pacing_off' : reading.kind === 'invalid' ? reading.code : reading.kind === 'none' ? 'rtp_absent' : 'pacing_off';
+    const clamp = paceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
+    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
   };
 
   return Object.defineProperties(handler as unknown as SammyPacingHandler, {
