@@ -172,11 +172,13 @@ export class Http2Connection implements PacedConnection {
 
   /** A client that resets more streams than it may (client-resets.ts) gets GOAWAY(ENHANCE_YOUR_CALM). */
   #countClientReset(): void {
+    this.#settings.events?.({ kind: 'client_reset' });
     if (this.#clientResets.allow() || this.#closed || this.#session.destroyed || this.#session.closed) return;
     this.#settings.log.debug(`sammy: HTTP/2 session reset more than ${CLIENT_RESET_BURST} streams at once: GOAWAY (ENHANCE_YOUR_CALM)`);
     // Closed once Node has read the frames at hand: destroyed from inside them, the session sent no GOAWAY.
     const session = this.#session;
     session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
+    this.#settings.events?.({ kind: 'goaway_sent', code: h2.NGHTTP2_ENHANCE_YOUR_CALM });
     session.close(); // refuses new streams at once; destroyed below
     setImmediate(() => session.destroyed || session.destroy());
   }
@@ -280,6 +282,7 @@ export class Http2Connection implements PacedConnection {
     if (this.#outq > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs) {
       this.#stalled = true;
       this.#settings.log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
+      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'connection' });
       // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
       return;
@@ -340,10 +343,14 @@ export class Http2Connection implements PacedConnection {
     if (!moving) {
       this.#stalled = true;
       this.#settings.log.debug(`sammy: no HTTP/2 stream of a session moved for ${timeout} ms: destroyed`);
+      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'connection' });
       this.#session.destroy();
       return true;
     }
-    for (const d of stalled) d.resetStalled();
+    for (const d of stalled) {
+      d.resetStalled();
+      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'stream' });
+    }
     return false;
   }
 

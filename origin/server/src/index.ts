@@ -7,6 +7,7 @@ export {
   DEFAULT_HOST,
   DEFAULT_MAX_HEADER_BYTES,
   MEDIA_PATH,
+  originMetricsRegistry,
   type StartOriginOptions,
   type RunningOrigin,
   type OriginHandler,

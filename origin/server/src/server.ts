@@ -14,6 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import cors from 'cors';
 import finalhandler from 'finalhandler';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import Router from 'router';
 import { type CongestionControl } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
@@ -23,7 +24,9 @@ import {
   isLoopbackHost,
   sammyCorsOptions,
   sammyPacing,
+  sammyMetricsEndpoint,
   sammyRecords,
+  type MetricsRegistry,
   type PacingMode,
   type SammyLogger,
   type SammyPacingHandler,
@@ -89,6 +92,12 @@ export interface StartOriginOptions {
    * every viewer's paths and timings: default on only when listening on a loopback address.
    */
   serveRecords?: boolean;
+  /**
+   * Prometheus metrics at /metrics (METRICS_PATH), under the records' host rule (loopback names, the
+   * listen address): into this registry (the CLI's listeners share one), or a new one with the process's
+   * default metrics; `false` for none. Default: a new one.
+   */
+  metrics?: MetricsRegistry | false;
   logger?: SammyLogger;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
@@ -153,12 +162,20 @@ function errorHandler(err: { status?: number; statusCode?: number }, _req: unkno
   answer(res, status, `${status} ${STATUS_CODES[status] ?? ''}\n`);
 }
 
+/** A registry with the process's own metrics (CPU, RSS, fds, event-loop lag) beside the pacing ones. */
+export function originMetricsRegistry(): MetricsRegistry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry as unknown as MetricsRegistry;
+}
+
 export function createOriginApp(opts: StartOriginOptions = {}): {
   handler: OriginHandler;
   pacing: SammyPacingHandler;
   records: SammyRecordsHandler | undefined;
 } {
   const siteDir = opts.siteDir ?? DEFAULT_SITE_DIR;
+  const registry = opts.metrics === false ? undefined : (opts.metrics ?? originMetricsRegistry());
   const pacing = sammyPacing({
     mechanism: opts.pacing,
     congestionControl: opts.congestionControl,
@@ -169,6 +186,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     progressTimeoutMs: opts.progressTimeoutMs,
     records: opts.records,
     logger: opts.logger,
+    metrics: registry && { registry },
   });
   const router = Router();
   router.use(routed(rejectFragments));
@@ -176,6 +194,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   const host = opts.host ?? DEFAULT_HOST;
   const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
   if (records) router.use(routed(records));
+  if (pacing.metrics) router.use(routed(sammyMetricsEndpoint(pacing.metrics, { allowedHosts: ownHostNames(host) })));
   router.use(routed(cors(sammyCorsOptions)));
   router.use(routed(pacing));
   router.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT).map(routed));
