@@ -10,6 +10,8 @@ export interface BenchServer {
   port: number;
   pid: number;
   cpuSeconds(): Promise<number>;
+  /** Starts a new event-loop delay window; resolves with the CPU seconds so far. */
+  resetLoopDelay(): Promise<number>;
   stats(): Promise<BenchServerStats>;
   close(): Promise<void>;
 }
@@ -28,6 +30,11 @@ export async function startServer(config: BenchServerConfig, spawnOpts: SpawnOpt
     pid: child.pid ?? -1,
     async cpuSeconds() {
       const m = await ask<BenchServerMessage>(child, 'cpu');
+      if (!('cpu' in m)) throw new Error('unexpected message from bench server');
+      return (m.cpu.user + m.cpu.system) / 1e6;
+    },
+    async resetLoopDelay() {
+      const m = await ask<BenchServerMessage>(child, 'reset-loop');
       if (!('cpu' in m)) throw new Error('unexpected message from bench server');
       return (m.cpu.user + m.cpu.system) / 1e6;
     },
