@@ -50,7 +50,8 @@ if (!load || !process.send) throw new Error('usage: spawned by scale.ts with a S
 const responses: ScaleResponse[] = [];
 const started = performance.now();
 const errors: string[] = [];
-const path = (rtp: number) => `/media/test/scale-${rtp}.m4s${load.unpaced ? '' : `?${cmcdQuery(rtp)}`}`;
+/** A segment of 4 s (segment-seconds) at `fileRtp`, asked for at `rtp`. */
+const path = (fileRtp: number, rtp = fileRtp) => `/media/test/scale-${fileRtp}.m4s${load.unpaced ? '' : `?${cmcdQuery(rtp)}`}`;
 
 async function h1Viewer(i: number): Promise<void> {
   const rtp = load!.rtpsKbps[i % load!.rtpsKbps.length]!;
@@ -86,9 +87,12 @@ function h2Get(session: ClientHttp2Session, p: string): Promise<{ status: number
   });
 }
 
-/** A session's viewers ask for one rtp (a player's streams): the session is paced at it and they share it. */
+/**
+ * A session's viewers share its pace (the connection's, by the shared-connection rules): each asks for its own
+ * rtp times the session's viewers, so that the session is paced for all of them, each getting about its rtp.
+ */
 async function h2Session(index: number, first: number, count: number): Promise<void> {
-  const rtp = load!.rtpsKbps[index % load!.rtpsKbps.length]!;
+  const rtp = load!.rtpsKbps[index % load!.rtpsKbps.length]! * count;
   const session = connect(load!.url, { ca: load!.cert });
   session.on('error', (err) => errors.push(err.message));
   try {
@@ -96,7 +100,7 @@ async function h2Session(index: number, first: number, count: number): Promise<v
       Array.from({ length: count }, async () => {
         for (let s = 0; s < load!.segments; s++) {
           try {
-            const r = await h2Get(session, path(rtp));
+            const r = await h2Get(session, path(rtp / count, rtp));
             const endMs = performance.now() - started;
             if (r.status !== 200) errors.push(`status ${r.status}`);
             else responses.push({ rtpKbps: rtp, bytes: r.bytes, ms: r.ms, startMs: endMs - r.ms, endMs, ...(count > 1 ? { session: index } : {}) });

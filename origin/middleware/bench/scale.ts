@@ -3,8 +3,8 @@
  * the origin at N concurrent viewers. The origin runs in a child process (bench-server.ts: its CPU, memory, fds
  * and event-loop delay its own), the viewers in another (scale-clients.ts). Each viewer fetches `segments` real
  * segments (4 s of media at its rtp: 1000–3000 kbps, 2000 on average) at its own rtp. Per mode and N it prints
- * arrival/rtp p5/p50/p95 (each response's request-to-last-byte rate over its rtp; on a shared HTTP/2 session,
- * over its share of the session's pace), the share more than 10 % fast, the server's CPU seconds per delivered
+ * arrival/rtp p5/p50/p95 (each response's request-to-last-byte rate over its rtp; for a shared HTTP/2 session, whose
+ * viewers each ask for rtp × its viewers, the session's bytes over its time against that), the share more than 10 % fast, the server's CPU seconds per delivered
  * Gbit, its peak RSS and fds per connection, its event-loop delay p99, then a table and, with --out, the rows as
  * JSON and plots against N (SVG and PNG). SAMMY_BENCH_CPU_PROF=<dir> profiles the origin (node --cpu-prof).
  */
@@ -59,6 +59,8 @@ export interface ScaleRow {
   viewers: number;
   responses: number;
   errors: number;
+  /** The first few distinct errors. */
+  firstErrors: string[];
   arrivalP5: number;
   arrivalP50: number;
   arrivalP95: number;
@@ -126,6 +128,7 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
       viewers,
       responses: result.responses.length,
       errors: result.errors.length,
+      firstErrors: [...new Set(result.errors)].slice(0, 3),
       arrivalP5: percentile(arrivals, 5),
       arrivalP50: percentile(arrivals, 50),
       arrivalP95: percentile(arrivals, 95),
@@ -202,7 +205,7 @@ try {
     for (const mode of modes) {
       const row = await runOnce(mode, viewers);
       rows.push(row);
-      console.log(`${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors (load ${row.load1.toFixed(1)})`);
+      console.log(`${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors${row.firstErrors.length ? ` (${row.firstErrors.join('; ')})` : ''} (load ${row.load1.toFixed(1)})`);
     }
   }
 } finally {
