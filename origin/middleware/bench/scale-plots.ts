@@ -24,7 +24,8 @@ export async function plotScale(rows: readonly ScaleRow[], dir: string): Promise
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'viewers', type: 'quantitative', scale: { type: 'log' }, title: 'concurrent viewers (N)' },
-          y: { field: 'value', type: 'quantitative', title },
+          // Unpaced arrivals are many times their rtp: a log scale keeps the paced ones near 1 readable.
+          y: { field: 'value', type: 'quantitative', title, scale: { type: String(field).startsWith('arrival') ? 'log' : 'linear' } },
           color: { field: 'mode', type: 'nominal' },
         },
       },
