@@ -17,6 +17,7 @@ import type { PaceRequest } from './paced-response.js';
 /** A prom-client `Registry`, as far as the middleware needs one (kept structural: no type dependency on prom-client). */
 export interface MetricsRegistry {
   registerMetric(metric: never): void;
+  getSingleMetric(name: string): unknown;
   metrics(): Promise<string>;
   readonly contentType: string;
 }
@@ -75,6 +76,10 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
 
   constructor(options: SammyMetricsOptions) {
     const prom = loadPromClient();
+    if (options.registry !== undefined && !(options.registry instanceof prom.Registry)) {
+      // A registry of another prom-client copy would take the metrics but never serve them.
+      throw new TypeError('sammyPacing: metrics.registry must be a Registry of the prom-client this package loads');
+    }
     const registry = (options.registry ?? prom.register) as PromClient.Registry;
     this.registry = registry as unknown as MetricsRegistry;
     const registers = [registry];
