@@ -41,7 +41,7 @@ export interface BenchServerStats {
   eventLoopDelayMaxMs: number;
 }
 
-export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats };
+export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats } | { metrics: string };
 
 const config = JSON.parse(process.argv[2] ?? 'null') as BenchServerConfig | null;
 if (!config || !config.mediaDir || !isPacingMode(config.mode) || !process.send) {
@@ -79,6 +79,9 @@ process.on('message', (msg) => {
       };
       send({ stats } satisfies BenchServerMessage);
     });
+  } else if (msg === 'metrics') {
+    // The exposition text /metrics would serve (options.metrics enables them), empty without metrics.
+    void (origin.pacing.metrics?.registry.metrics() ?? Promise.resolve('')).then((metrics) => send({ metrics } satisfies BenchServerMessage));
   } else if (msg === 'close') void origin.close().finally(() => process.exit(0));
 });
 send({ url: origin.url, port: origin.port, cert: origin.cert } satisfies BenchServerMessage);

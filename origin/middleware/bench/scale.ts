@@ -6,7 +6,8 @@
  * arrival/rtp p5/p50/p95 (each response's request-to-last-byte rate over its rtp; for a shared HTTP/2 session, whose
  * viewers each ask for rtp × its viewers, the session's bytes over its time against that), the share more than 10 % fast, the server's CPU seconds per delivered
  * Gbit, its peak RSS and fds per connection, its event-loop delay p99, then a table and, with --out, the rows as
- * JSON and plots against N (SVG and PNG). SAMMY_BENCH_CPU_PROF=<dir> profiles the origin (node --cpu-prof).
+ * JSON and plots against N (SVG and PNG). --metrics enables the middleware's Prometheus metrics and prints the pacing
+ * series of /metrics once half the responses are under way, and after the run. SAMMY_BENCH_CPU_PROF=<dir> profiles the origin (node --cpu-prof).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,7 +17,7 @@ import { makeMediaDir } from '../test/helpers.js';
 import type { BenchServerStats } from './bench-server.js';
 import { closeChild, killAllChildren, nextMessage, spawnNodeChild } from './child-process.js';
 import type { ScaleLoad, ScaleLoadResult, ScaleResponse } from './scale-clients.js';
-import { startServer } from './server-process.js';
+import { startServer, type BenchServer } from './server-process.js';
 import { percentile } from './stats.js';
 
 const MODES = {
@@ -28,7 +29,8 @@ const MODES = {
 } as const;
 type Mode = keyof typeof MODES;
 
-const RTPS_KBPS = [1000, 1500, 2000, 2500, 3000];
+/** 2 Mbps on average, each above the default floor (1024 kbps), which would raise a lower one. */
+const RTPS_KBPS = [1200, 1600, 2000, 2400, 2800];
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     segments: { type: 'string', default: '2' },
     'segment-seconds': { type: 'string', default: '4' },
     out: { type: 'string' },
+    metrics: { type: 'boolean' },
     help: { type: 'boolean' },
   },
 });
@@ -85,18 +88,24 @@ for (const rtp of RTPS_KBPS) {
 
 async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
   const m = MODES[mode];
-  const server = await startServer({ mediaDir: media.dir, mode: 'kernel', http2: m.protocol === 'h2', options: { progressTimeoutMs: 60_000 } }, { nofile: 65_536 });
+  const server = await startServer(
+    { mediaDir: media.dir, mode: 'kernel', http2: m.protocol === 'h2', options: { progressTimeoutMs: 60_000, metrics: values.metrics ?? false } },
+    { nofile: 65_536 },
+  );
   try {
     const idle = await server.stats();
     const cpuBefore = await server.resetLoopDelay();
     let peak = idle;
     let polling = true;
+    let during: string | undefined;
     const poller = (async () => {
       while (polling) {
         const s = await server.stats();
         if (s.rssBytes > peak.rssBytes) peak = { ...peak, rssBytes: s.rssBytes };
         if (s.fds > peak.fds) peak = { ...peak, fds: s.fds };
         if (s.connections > peak.connections) peak = { ...peak, connections: s.connections };
+        // --metrics: what /metrics says once half the viewers' responses are under way.
+        if (values.metrics && during === undefined && s.activeResponses >= viewers / 2) during = await scrape(server);
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
@@ -118,6 +127,10 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
     polling = false;
     await poller;
     const end: BenchServerStats = await server.stats();
+    if (values.metrics) {
+      console.log(`  /metrics during: ${during ?? '(never half the responses under way at once)'}`);
+      console.log(`  /metrics after:  ${await scrape(server)}`);
+    }
     const cpuSeconds = (await server.cpuSeconds()) - cpuBefore;
     const arrivals = arrivalRatios(result.responses);
     const bytes = result.responses.reduce((sum, r) => sum + r.bytes, 0);
@@ -147,6 +160,15 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
   } finally {
     await server.close();
   }
+}
+
+/** The pacing series of /metrics on one line: counters, gauges and histogram counts (no buckets). */
+async function scrape(server: BenchServer): Promise<string> {
+  const text = await server.metrics();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('sammy_') && !l.includes('_bucket') && !l.includes('_sum'))
+    .join(', ');
 }
 
 /**
