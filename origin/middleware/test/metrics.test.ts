@@ -26,6 +26,7 @@ const media = makeMediaDir([8000, 40000]);
 afterAll(() => media.remove());
 const SEGMENT = '/media/test/seg-8000.m4s';
 const SEGMENT_BYTES = bodyBytesFor(8000);
+const PACED_KBPS = 2000;
 
 /** One sample of the exposition text: `name{a="x",b="y"}`, or undefined when absent. */
 async function sample(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
@@ -45,13 +46,14 @@ describe('metrics over HTTP/1.1, kernel pacing', () => {
     const registry = new Registry();
     const origin = await startTestOrigin(media.dir, { pacing: 'kernel', metrics: { registry }, progressTimeoutMs: 1000 });
     try {
-      // Three paced segments at once, on three connections: the gauges see them while they last.
-      const paced = [1, 2, 3].map(() => get(origin, `${SEGMENT}?${cmcdQuery(8000)}`));
-      await waitFor(async () => (await sample(registry, 'sammy_paced_connections_active')) === 3, 2000);
+      // Three paced segments at once, on three connections (1.2 MB at 2 Mbps: about 5 s, so that a loaded machine
+      // still has all three under way together): the gauges see them while they last.
+      const paced = [1, 2, 3].map(() => get(origin, `${SEGMENT}?${cmcdQuery(PACED_KBPS)}`));
+      await waitFor(async () => (await sample(registry, 'sammy_paced_connections_active')) === 3, 4000);
       expect(await sample(registry, 'sammy_paced_responses_active')).toBe(3);
       for (const res of await Promise.all(paced)) {
         expect(res.body.length).toBe(SEGMENT_BYTES);
-        expectPacedAt(res.rateKbps, 8000);
+        expectPacedAt(res.rateKbps, PACED_KBPS);
       }
       // Unpaced, each for its reason; clamped both ways.
       await get(origin, '/media/test/manifest.mpd');
@@ -80,10 +82,10 @@ describe('metrics over HTTP/1.1, kernel pacing', () => {
       expect(await sample(registry, 'sammy_rtp_ignored_total', { reason: 'rtp_absent' })).toBeUndefined();
       expect(await sample(registry, 'sammy_rtp_clamped_total', { clamp: 'below_floor' })).toBe(1);
       expect(await sample(registry, 'sammy_rtp_clamped_total', { clamp: 'above_ceiling' })).toBe(1);
-      // Requested: 3 × 8000, 1, 5 000 000, 40 000 kbps; applied: the same but clamped (1024, 1 000 000), in bytes/s.
+      // Requested: 3 × 2000, 1, 5 000 000, 40 000 kbps; applied: the same but clamped (1024, 1 000 000), in bytes/s.
       expect(await sample(registry, 'sammy_requested_rtp_bytes_per_second_count')).toBe(6);
-      expect(await sample(registry, 'sammy_requested_rtp_bytes_per_second_sum')).toBe((3 * 8000 + 1 + 5_000_000 + 40000) * 125);
-      expect(await sample(registry, 'sammy_applied_pace_bytes_per_second_sum', { mechanism: 'kernel' })).toBe((3 * 8000 + 1024 + 1_000_000 + 40000) * 125);
+      expect(await sample(registry, 'sammy_requested_rtp_bytes_per_second_sum')).toBe((3 * PACED_KBPS + 1 + 5_000_000 + 40000) * 125);
+      expect(await sample(registry, 'sammy_applied_pace_bytes_per_second_sum', { mechanism: 'kernel' })).toBe((3 * PACED_KBPS + 1024 + 1_000_000 + 40000) * 125);
       // Only the three segments are long enough for the ratio; none was more than 10 % fast.
       expect(SEGMENT_BYTES).toBeGreaterThanOrEqual(MIN_RATIO_BYTES);
       expect(await sample(registry, 'sammy_delivery_pace_ratio_count', { mechanism: 'kernel' })).toBe(3);
