@@ -6,6 +6,7 @@
  */
 import { Agent } from 'node:http';
 import { connect, type ClientHttp2Session } from 'node:http2';
+import { MssAgent } from '../../varnish/test/edge-client.js';
 import { cmcdQuery } from '../test/helpers.js';
 import { sleep } from './stats.js';
 import { timedGet } from './transfer.js';
@@ -24,6 +25,11 @@ export interface ScaleLoad {
   /** Send no CMCD (the same load unpaced). */
   unpaced: boolean;
   spreadMs: number;
+  /**
+   * Cap each HTTP/1.1 connection's MSS at Ethernet's from the client side, for an edge whose listening socket we do
+   * not own (the origin caps its own): loopback's 64 KB segments would put a short segment in the unpaced first ten.
+   */
+  ethernetMss: boolean;
 }
 
 export interface ScaleResponse {
@@ -55,7 +61,7 @@ const path = (fileRtp: number, rtp = fileRtp) => `/media/test/scale-${fileRtp}.m
 
 async function h1Viewer(i: number): Promise<void> {
   const rtp = load!.rtpsKbps[i % load!.rtpsKbps.length]!;
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = load!.ethernetMss ? new MssAgent() : new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (let s = 0; s < load!.segments; s++) {
       try {

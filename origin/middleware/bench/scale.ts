@@ -9,14 +9,15 @@
  * JSON and plots against N (SVG and PNG). --metrics enables the middleware's Prometheus metrics and prints the pacing
  * series of /metrics once half the responses are under way, and after the run. SAMMY_BENCH_CPU_PROF=<dir> profiles the origin (node --cpu-prof).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeMediaDir } from '../test/helpers.js';
-import type { BenchServerStats } from './bench-server.js';
 import { closeChild, killAllChildren, nextMessage, spawnNodeChild } from './child-process.js';
 import type { ScaleLoad, ScaleLoadResult, ScaleResponse } from './scale-clients.js';
+import { processCpuSeconds, processMemory, startEdge, type EdgeName } from './scale-edges.js';
 import { startServer, type BenchServer } from './server-process.js';
 import { percentile } from './stats.js';
 
@@ -26,7 +27,9 @@ const MODES = {
   h2: { protocol: 'h2', unpaced: false, viewersPerSession: 1, label: 'HTTP/2 paced, a session each' },
   'h2-unpaced': { protocol: 'h2', unpaced: true, viewersPerSession: 1, label: 'HTTP/2 unpaced, a session each' },
   'h2-shared': { protocol: 'h2', unpaced: false, viewersPerSession: 10, label: 'HTTP/2 paced, 10 streams per session' },
-} as const;
+  nginx: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'nginx', label: 'nginx limit_rate (one worker) in front of the unpaced origin' },
+  varnish: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'varnish', label: 'Varnish + vmod_tcp in front of the unpaced origin' },
+} as const satisfies Record<string, { protocol: 'h1' | 'h2'; unpaced: boolean; viewersPerSession: number; label: string; edge?: EdgeName }>;
 type Mode = keyof typeof MODES;
 
 /** 2 Mbps on average, each above the default floor (1024 kbps), which would raise a lower one. */
@@ -86,32 +89,76 @@ for (const rtp of RTPS_KBPS) {
   writeFileSync(join(media.dir, 'test', `scale-${rtp}.m4s`), Buffer.alloc(Math.round(rtp * 125 * segmentSeconds), rtp % 251));
 }
 
+/** What is measured: the origin itself, or an edge in front of it. */
+interface Served {
+  url: string;
+  cert?: string;
+  /** CPU seconds so far; starts a new event-loop delay window (origin only). */
+  cpuSeconds(): Promise<number>;
+  sample(): Promise<{ rssBytes: number; fds: number; connections: number; activeResponses: number }>;
+  /** Event-loop delay over the window (the origin; an edge has none). */
+  loopDelay(): Promise<{ p99Ms: number; maxMs: number } | undefined>;
+}
+
+function originServed(server: BenchServer): Served {
+  return {
+    url: server.url,
+    cert: server.cert,
+    cpuSeconds: () => server.resetLoopDelay(),
+    sample: () => server.stats(),
+    async loopDelay() {
+      const s = await server.stats();
+      return { p99Ms: s.eventLoopDelayP99Ms, maxMs: s.eventLoopDelayMaxMs };
+    },
+  };
+}
+
+/** Established connections on a local port (ss), for an edge whose own counts we cannot ask. */
+function establishedOn(port: string): number {
+  const r = spawnSync('ss', ['-tnH', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).length;
+}
+
 async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
-  const m = MODES[mode];
+  const m: (typeof MODES)[Mode] = MODES[mode];
+  const edgeName = 'edge' in m ? m.edge : undefined;
   const server = await startServer(
-    { mediaDir: media.dir, mode: 'kernel', http2: m.protocol === 'h2', options: { progressTimeoutMs: 60_000, metrics: values.metrics ?? false } },
+    {
+      mediaDir: media.dir,
+      // Behind an edge the origin serves unpaced: the edge paces the viewers.
+      mode: edgeName ? 'none' : 'kernel',
+      http2: m.protocol === 'h2',
+      options: { progressTimeoutMs: 60_000, metrics: (values.metrics && !edgeName) ?? false },
+    },
     { nofile: 65_536 },
   );
+  const edge = edgeName ? await startEdge(edgeName, server.port) : undefined;
   try {
-    const idle = await server.stats();
-    const cpuBefore = await server.resetLoopDelay();
+    const served: Served = edge
+      ? {
+          url: edge.url,
+          cpuSeconds: async () => processCpuSeconds(edge.pids()),
+          sample: async () => ({ ...processMemory(edge.pids()), connections: establishedOn(new URL(edge.url).port), activeResponses: 0 }),
+          loopDelay: async () => undefined,
+        }
+      : originServed(server);
+    const idle = await served.sample();
+    const cpuBefore = await served.cpuSeconds();
     let peak = idle;
     let polling = true;
     let during: string | undefined;
     const poller = (async () => {
       while (polling) {
-        const s = await server.stats();
-        if (s.rssBytes > peak.rssBytes) peak = { ...peak, rssBytes: s.rssBytes };
-        if (s.fds > peak.fds) peak = { ...peak, fds: s.fds };
-        if (s.connections > peak.connections) peak = { ...peak, connections: s.connections };
+        const s = await served.sample();
+        peak = { ...peak, rssBytes: Math.max(peak.rssBytes, s.rssBytes), fds: Math.max(peak.fds, s.fds), connections: Math.max(peak.connections, s.connections) };
         // --metrics: what /metrics says once half the viewers' responses are under way.
-        if (values.metrics && during === undefined && s.activeResponses >= viewers / 2) during = await scrape(server);
+        if (values.metrics && !edge && during === undefined && s.activeResponses >= viewers / 2) during = await scrape(server);
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
     const load: ScaleLoad = {
-      url: server.url,
-      cert: server.cert,
+      url: served.url,
+      cert: served.cert,
       protocol: m.protocol,
       viewers,
       viewersPerSession: m.viewersPerSession,
@@ -119,6 +166,7 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
       rtpsKbps: RTPS_KBPS,
       unpaced: m.unpaced,
       spreadMs: Math.min(2000, viewers * 2),
+      ethernetMss: edge !== undefined,
     };
     const clients = spawnNodeChild(new URL('./scale-clients.ts', import.meta.url), [JSON.stringify(load)], { nofile: 65_536 });
     const result = await nextMessage<ScaleLoadResult>(clients, 600_000);
@@ -126,12 +174,12 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
     // One question at a time on the IPC channel: the poller first.
     polling = false;
     await poller;
-    const end: BenchServerStats = await server.stats();
-    if (values.metrics) {
+    const loop = await served.loopDelay();
+    if (values.metrics && !edge) {
       console.log(`  /metrics during: ${during ?? '(never half the responses under way at once)'}`);
       console.log(`  /metrics after:  ${await scrape(server)}`);
     }
-    const cpuSeconds = (await server.cpuSeconds()) - cpuBefore;
+    const cpuSeconds = (await served.cpuSeconds()) - cpuBefore;
     const arrivals = arrivalRatios(result.responses);
     const bytes = result.responses.reduce((sum, r) => sum + r.bytes, 0);
     const deliveredGbit = (bytes * 8) / 1e9;
@@ -152,12 +200,13 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
       peakRssMB: peak.rssBytes / 1e6,
       rssPerConnectionKB: (peak.rssBytes - idle.rssBytes) / connections / 1024,
       fdsPerConnection: (peak.fds - idle.fds) / connections,
-      loopDelayP99Ms: end.eventLoopDelayP99Ms,
-      loopDelayMaxMs: end.eventLoopDelayMaxMs,
+      loopDelayP99Ms: loop?.p99Ms ?? NaN,
+      loopDelayMaxMs: loop?.maxMs ?? NaN,
       seconds: result.seconds,
       load1: loadavg()[0]!,
     };
   } finally {
+    await edge?.close();
     await server.close();
   }
 }
@@ -204,8 +253,8 @@ const COLUMNS: Array<[string, (r: ScaleRow) => string]> = [
   ['peak RSS MB', (r) => r.peakRssMB.toFixed(0)],
   ['RSS/conn KB', (r) => r.rssPerConnectionKB.toFixed(0)],
   ['fds/conn', (r) => r.fdsPerConnection.toFixed(2)],
-  ['loop p99 ms', (r) => r.loopDelayP99Ms.toFixed(1)],
-  ['loop max ms', (r) => r.loopDelayMaxMs.toFixed(0)],
+  ['loop p99 ms', (r) => (Number.isNaN(r.loopDelayP99Ms) ? '-' : r.loopDelayP99Ms.toFixed(1))],
+  ['loop max ms', (r) => (Number.isNaN(r.loopDelayMaxMs) ? '-' : r.loopDelayMaxMs.toFixed(0))],
   ['Gbit', (r) => r.deliveredGbit.toFixed(2)],
   ['s', (r) => r.seconds.toFixed(1)],
   ['load1', (r) => r.load1.toFixed(1)],
@@ -227,7 +276,7 @@ try {
     for (const mode of modes) {
       const row = await runOnce(mode, viewers);
       rows.push(row);
-      console.log(`${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors${row.firstErrors.length ? ` (${row.firstErrors.join('; ')})` : ''} (load ${row.load1.toFixed(1)})`);
+      console.log(`${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${Number.isNaN(row.loopDelayP99Ms) ? "-" : row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors${row.firstErrors.length ? ` (${row.firstErrors.join('; ')})` : ''} (load ${row.load1.toFixed(1)})`);
     }
   }
 } finally {
