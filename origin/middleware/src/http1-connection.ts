@@ -247,7 +247,6 @@ export class Http1Connection implements PacedConnection {
     if (outstanding > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs && !this.#socket.destroyed) {
       this.#stalled = true;
       this.#settings.log.debug(`sammy: no progress for ${Math.round(now - this.#lastProgressAt)} ms, ${outstanding} bytes outstanding: connection reset`);
-      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '1.1', scope: 'connection' });
       this.#socket.resetAndDestroy();
       return;
     }

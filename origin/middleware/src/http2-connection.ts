@@ -282,7 +282,6 @@ export class Http2Connection implements PacedConnection {
     if (this.#outq > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs) {
       this.#stalled = true;
       this.#settings.log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
-      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'connection' });
       // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
       return;
@@ -343,14 +342,10 @@ export class Http2Connection implements PacedConnection {
     if (!moving) {
       this.#stalled = true;
       this.#settings.log.debug(`sammy: no HTTP/2 stream of a session moved for ${timeout} ms: destroyed`);
-      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'connection' });
       this.#session.destroy();
       return true;
     }
-    for (const d of stalled) {
-      d.resetStalled();
-      this.#settings.events?.({ kind: 'progress_timeout', httpVersion: '2', scope: 'stream' });
-    }
+    for (const d of stalled) d.resetStalled();
     return false;
   }
 

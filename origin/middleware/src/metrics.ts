@@ -64,7 +64,7 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
   readonly #ratio: PromClient.Histogram<'mechanism'>;
   readonly #activeResponses: PromClient.Gauge;
   readonly #activeConnections: PromClient.Gauge;
-  readonly #progressTimeouts: PromClient.Counter<'http_version' | 'scope'>;
+  readonly #progressTimeouts: PromClient.Counter<'http_version'>;
   readonly #clientResets: PromClient.Counter;
   readonly #goaways: PromClient.Counter<'direction' | 'code'>;
   /** Paced responses not yet recorded, by record id, with their connection (a socket or an HTTP/2 session). */
@@ -145,8 +145,8 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
     });
     this.#progressTimeouts = shared(prom.Counter, {
       name: 'sammy_progress_timeouts_total',
-      help: 'Progress timeouts: connections reset, or HTTP/2 streams reset (scope stream), because the client acknowledged nothing for progressTimeoutMs.',
-      labelNames: ['http_version', 'scope'],
+      help: 'Responses ended by the progress timeout (record endReason stalled): their connection, or their HTTP/2 stream, reset because the client took too little for progressTimeoutMs.',
+      labelNames: ['http_version'],
       registers,
     });
     this.#clientResets = shared(prom.Counter, { name: 'sammy_http2_client_resets_total', help: 'HTTP/2 streams the client reset (RST_STREAM) before their end.', registers });
@@ -187,6 +187,7 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
     const { mechanism, appliedPaceKbps, achievedKbps } = record;
     this.#responses.inc({ mechanism, end_reason: record.endReason, http_version: record.httpVersion ?? 'unknown' });
     this.#bytes.inc({ mechanism }, record.bytes);
+    if (record.endReason === 'stalled') this.#progressTimeouts.inc({ http_version: record.httpVersion ?? 'unknown' });
     if (record.endReason === 'delivered' && appliedPaceKbps !== undefined && achievedKbps !== undefined && record.bytes >= MIN_RATIO_BYTES) {
       this.#ratio.observe({ mechanism }, achievedKbps / appliedPaceKbps);
     }
@@ -204,8 +205,7 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
   };
 
   readonly event = (event: EngineEvent): void => {
-    if (event.kind === 'progress_timeout') this.#progressTimeouts.inc({ http_version: event.httpVersion, scope: event.scope });
-    else if (event.kind === 'client_reset') this.#clientResets.inc();
+    if (event.kind === 'client_reset') this.#clientResets.inc();
     else this.#goaways.inc({ direction: 'sent', code: errorCodeLabel(event.code) });
   };
 

@@ -61,7 +61,7 @@ export interface EngineSettings {
   congestionControl: CongestionControl | undefined;
   allowClientCongestionControl: boolean;
   log: SammyLogger;
-  /** Progress timeouts, client resets, GOAWAYs: told to the metrics, when enabled. */
+  /** Client resets and GOAWAYs: told to the metrics, when enabled. */
   events?: EngineEventListener;
 }
 

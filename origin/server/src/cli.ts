@@ -9,8 +9,9 @@ import { isCongestionControl, CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAUL
 import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
 import { DeliveryRecordLog, isPacingMode, METRICS_PATH, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
+import { originMetricsRegistry } from './metrics-registry.js';
 import { certificateFromFiles, devCertificate, type TlsCredentials } from './dev-certificate.js';
-import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, originMetricsRegistry, startOrigin, type RunningOrigin, type StartOriginOptions } from './server.js';
+import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, startOrigin, type RunningOrigin, type StartOriginOptions } from './server.js';
 
 const HELP = `Usage: sammy-origin [options]
 

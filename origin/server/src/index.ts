@@ -7,9 +7,9 @@ export {
   DEFAULT_HOST,
   DEFAULT_MAX_HEADER_BYTES,
   MEDIA_PATH,
-  originMetricsRegistry,
   type StartOriginOptions,
   type RunningOrigin,
   type OriginHandler,
 } from './server.js';
 export { devCertificate, certificateFromFiles, spkiHash, DEFAULT_CERT_DIR, type TlsCredentials } from './dev-certificate.js';
+export { originMetricsRegistry } from './metrics-registry.js';

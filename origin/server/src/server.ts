@@ -14,7 +14,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import cors from 'cors';
 import finalhandler from 'finalhandler';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import Router from 'router';
 import { type CongestionControl } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
@@ -32,6 +31,7 @@ import {
   type SammyPacingHandler,
   type SammyRecordsHandler,
 } from 'sammy-pacing-express';
+import { originMetricsRegistry } from './metrics-registry.js';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
 import type { TlsCredentials } from './dev-certificate.js';
@@ -160,13 +160,6 @@ function errorHandler(err: { status?: number; statusCode?: number }, _req: unkno
   if (res.headersSent) return next(err);
   const status = err.status ?? err.statusCode ?? 500;
   answer(res, status, `${status} ${STATUS_CODES[status] ?? ''}\n`);
-}
-
-/** A registry with the process's own metrics (CPU, RSS, fds, event-loop lag) beside the pacing ones. */
-export function originMetricsRegistry(): MetricsRegistry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  return registry as unknown as MetricsRegistry;
 }
 
 export function createOriginApp(opts: StartOriginOptions = {}): {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 import { CONGESTION_CONTROL_HEADER, parseServerTiming, RECORD_EVENTS_PATH, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, isLoopbackHost, METRICS_PATH, silentLogger } from 'sammy-pacing-express';
+import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
 import { createOriginApp, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, get, startTestOrigin, waitFor } from './helpers.js';
 
@@ -115,42 +115,6 @@ describe('records on the reference server', () => {
   });
 });
 
-describe('metrics on the reference server', () => {
-  it('at /metrics under its own names only, counting what it served, with the process figures beside', async () => {
-    const origin = await startTestOrigin(media);
-    try {
-      await get(origin, `/media/v/seg-1.m4s?${cmcdQuery(3000)}`);
-      await get(origin, `/media/v/seg-1.m4s?${cmcdQuery('abc')}`);
-      let text = '';
-      await waitFor(async () => {
-        text = (await get(origin, METRICS_PATH)).body.toString();
-        return /sammy_responses_total\{mechanism="(kernel|userspace)",end_reason="delivered",http_version="1.1"\} 1\n/.test(text);
-      });
-      expect(text).toContain('sammy_rtp_ignored_total{reason="rtp_not_a_number"} 1');
-      expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
-      expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
-      const port = new URL(origin.url).port;
-      for (const host of ['attacker.example', `192.0.2.1:${port}`]) {
-        const res = await get(origin, METRICS_PATH, { headers: { Host: host } });
-        expect(res.status, host).toBe(403);
-        expect(res.body.toString()).not.toContain('sammy_');
-      }
-    } finally {
-      await origin.close();
-    }
-  });
-
-  it('none when told (metrics: false)', async () => {
-    const origin = await startTestOrigin(media, { metrics: false });
-    try {
-      expect(origin.pacing.metrics).toBeUndefined();
-      expect((await get(origin, METRICS_PATH)).status).toBe(404);
-    } finally {
-      await origin.close();
-    }
-  });
-});
-
 describe('the CLI', () => {
   const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -178,15 +142,6 @@ describe('the CLI', () => {
     try {
       expect((await get(run, RECORDS_PATH)).status).toBe(404);
       await waitFor(() => /records not published/.test(run.output()));
-    } finally {
-      await run.stop();
-    }
-  });
-
-  it('--no-metrics turns /metrics off', async () => {
-    const run = await startCli(['--no-metrics']);
-    try {
-      expect((await get(run, METRICS_PATH)).status).toBe(404);
     } finally {
       await run.stop();
     }
