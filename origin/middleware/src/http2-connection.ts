@@ -172,11 +172,13 @@ export class Http2Connection implements PacedConnection {
 
   /** A client that resets more streams than it may (client-resets.ts) gets GOAWAY(ENHANCE_YOUR_CALM). */
   #countClientReset(): void {
+    this.#settings.events?.({ kind: 'client_reset' });
     if (this.#clientResets.allow() || this.#closed || this.#session.destroyed || this.#session.closed) return;
     this.#settings.log.debug(`sammy: HTTP/2 session reset more than ${CLIENT_RESET_BURST} streams at once: GOAWAY (ENHANCE_YOUR_CALM)`);
     // Closed once Node has read the frames at hand: destroyed from inside them, the session sent no GOAWAY.
     const session = this.#session;
     session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
+    this.#settings.events?.({ kind: 'goaway_sent', code: h2.NGHTTP2_ENHANCE_YOUR_CALM });
     session.close(); // refuses new streams at once; destroyed below
     setImmediate(() => session.destroyed || session.destroy());
   }

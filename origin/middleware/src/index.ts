@@ -21,3 +21,5 @@ export { sammyCorsOptions, type SammyCorsOptions } from './cors-options.js';
 export { isPacingMode, PACING_MODES, type PacingMode } from './pacing-mechanism.js';
 export { defaultLogger, silentLogger, type SammyLogger } from './logger.js';
 export type { DeliveryRecord, DeliveryEndReason, PacingMechanism, PacingReport, RecordsSkipped } from 'sammy-pacing-protocol';
+export { type SammyMetrics, type SammyMetricsOptions, type MetricsRegistry } from './metrics.js';
+export { sammyMetricsEndpoint, METRICS_PATH, type SammyMetricsEndpoint, type SammyMetricsEndpointOptions } from './metrics-handler.js';

@@ -7,7 +7,9 @@ import {
   type PacingMechanism,
 } from 'sammy-pacing-protocol';
 import { DeliveryRecordLog } from './delivery-records.js';
+import type { EngineEventListener } from './engine-events.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
+import type { SammyMetricsOptions } from './metrics.js';
 import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
 import { DEFAULT_BURST_MS } from './userspace-pacer.js';
 
@@ -40,6 +42,11 @@ export interface SammyPacingOptions {
   progressTimeoutMs?: number;
   /** Default: console, debug lines under NODE_DEBUG=sammy. */
   logger?: SammyLogger;
+  /**
+   * Prometheus metrics through `prom-client` (an optional peer dependency: install it to use this).
+   * `true` registers them in prom-client's default registry; `{ registry }` in yours. Default off.
+   */
+  metrics?: boolean | SammyMetricsOptions;
 }
 
 /** Default progress timeout (SammyPacingOptions.progressTimeoutMs), ms. */
@@ -54,12 +61,16 @@ export interface EngineSettings {
   congestionControl: CongestionControl | undefined;
   allowClientCongestionControl: boolean;
   log: SammyLogger;
+  /** Client resets and GOAWAYs: told to the metrics, when enabled. */
+  events?: EngineEventListener;
 }
 
 export interface ResolvedOptions {
   minPaceKbps: number;
   maxPaceKbps: number;
   records: DeliveryRecordLog;
+  /** Metrics' options when enabled. */
+  metrics: SammyMetricsOptions | undefined;
   engine: EngineSettings;
 }
 
@@ -73,6 +84,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set<keyof SammyPacingOptions>([
   'userspaceBurstMs',
   'progressTimeoutMs',
   'logger',
+  'metrics',
 ]);
 
 /** Fills in the defaults; throws on an unknown key, a value that cannot work, and when `kernel` is demanded but unavailable. */
@@ -99,10 +111,13 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
   if (!isPacingMode(mechanism)) throw new RangeError(`mechanism must be one of ${PACING_MODES.join(', ')}, got ${JSON.stringify(mechanism)}`);
   const resolved = resolvePacingMechanism(mechanism);
   log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
+  const metrics = options.metrics === true ? {} : options.metrics || undefined;
+  if (metrics !== undefined && (typeof metrics !== 'object' || metrics === null)) throw new TypeError(`metrics must be true, false or { registry }, got ${JSON.stringify(options.metrics)}`);
   return {
     minPaceKbps,
     maxPaceKbps,
     records,
+    metrics,
     engine: {
       mechanism: resolved.mechanism,
       userspaceBurstMs: options.userspaceBurstMs ?? DEFAULT_BURST_MS,

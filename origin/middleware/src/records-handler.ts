@@ -178,7 +178,7 @@ function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: 
 }
 
 /** Whether a request names this server by a host the records may be served under (loopback, or `allowedHosts`). */
-function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: IncomingMessage) => boolean {
+export function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: IncomingMessage) => boolean {
   if (allowed === 'any') return () => true;
   const names = new Set((allowed ?? []).map((h) => hostName(h)));
   return (req) => {

@@ -12,3 +12,4 @@ export {
   type OriginHandler,
 } from './server.js';
 export { devCertificate, certificateFromFiles, spkiHash, DEFAULT_CERT_DIR, type TlsCredentials } from './dev-certificate.js';
+export { originMetricsRegistry } from './metrics-registry.js';

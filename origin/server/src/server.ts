@@ -23,12 +23,15 @@ import {
   isLoopbackHost,
   sammyCorsOptions,
   sammyPacing,
+  sammyMetricsEndpoint,
   sammyRecords,
+  type MetricsRegistry,
   type PacingMode,
   type SammyLogger,
   type SammyPacingHandler,
   type SammyRecordsHandler,
 } from 'sammy-pacing-express';
+import { originMetricsRegistry } from './metrics-registry.js';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
 import type { TlsCredentials } from './dev-certificate.js';
@@ -89,6 +92,12 @@ export interface StartOriginOptions {
    * every viewer's paths and timings: default on only when listening on a loopback address.
    */
   serveRecords?: boolean;
+  /**
+   * Prometheus metrics at /metrics (METRICS_PATH), under the records' host rule (loopback names, the
+   * listen address): into this registry (the CLI's listeners share one), or a new one with the process's
+   * default metrics; `false` for none. Default: a new one.
+   */
+  metrics?: MetricsRegistry | false;
   logger?: SammyLogger;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
@@ -159,6 +168,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   records: SammyRecordsHandler | undefined;
 } {
   const siteDir = opts.siteDir ?? DEFAULT_SITE_DIR;
+  const registry = opts.metrics === false ? undefined : (opts.metrics ?? originMetricsRegistry());
   const pacing = sammyPacing({
     mechanism: opts.pacing,
     congestionControl: opts.congestionControl,
@@ -169,6 +179,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     progressTimeoutMs: opts.progressTimeoutMs,
     records: opts.records,
     logger: opts.logger,
+    metrics: registry && { registry },
   });
   const router = Router();
   router.use(routed(rejectFragments));
@@ -176,6 +187,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   const host = opts.host ?? DEFAULT_HOST;
   const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
   if (records) router.use(routed(records));
+  if (pacing.metrics) router.use(routed(sammyMetricsEndpoint(pacing.metrics, { allowedHosts: ownHostNames(host) })));
   router.use(routed(cors(sammyCorsOptions)));
   router.use(routed(pacing));
   router.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT).map(routed));
