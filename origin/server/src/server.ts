@@ -31,6 +31,7 @@ import {
 } from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
+import { ifRangeStrongOnly, rejectLooseFraming } from './strict-framing.js';
 import type { TlsCredentials } from './dev-certificate.js';
 
 export { MEDIA_PATH };
@@ -172,6 +173,8 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   });
   const router = Router();
   router.use(routed(rejectFragments));
+  router.use(routed(rejectLooseFraming));
+  router.use(routed(ifRangeStrongOnly));
   // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
   const host = opts.host ?? DEFAULT_HOST;
   const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
@@ -211,7 +214,9 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
     },
     handler,
   );
-  Object.assign(server, MEDIA_ORIGIN_SERVER_OPTIONS, { maxHeaderSize });
+  // requireHostHeader: HTTP/1.1 without Host is 400 over TLS as on plain HTTP (node:http's default;
+  // node:http2's server, which hands HTTP/1.1 to node:http, does not set it).
+  Object.assign(server, MEDIA_ORIGIN_SERVER_OPTIONS, { maxHeaderSize, requireHostHeader: true });
   const open = new Set<Socket>();
   sockets.set(server, open);
   server.on('connection', (socket: Socket) => {
