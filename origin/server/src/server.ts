@@ -31,6 +31,7 @@ import {
 } from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
+import { closeSocketsWithSessions, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnectionsPerClient } from './client-limits.js';
 import { ifRangeStrongOnly, rejectLooseFraming } from './strict-framing.js';
 import type { TlsCredentials } from './dev-certificate.js';
 
@@ -91,6 +92,11 @@ export interface StartOriginOptions {
    */
   serveRecords?: boolean;
   logger?: SammyLogger;
+  /**
+   * Connections one remote address may hold open on this listener; more are refused (closed at
+   * once). Default DEFAULT_MAX_CONNECTIONS_PER_CLIENT (64).
+   */
+  maxConnectionsPerClient?: number;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
   /**
@@ -207,6 +213,9 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
     {
       key: tls.key,
       cert: tls.cert,
+      // [120 s] A TLS handshake gets as long as a request head: a client that opens and says nothing
+      // holds its socket 10 s, not two minutes.
+      handshakeTimeout: MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout,
       allowHTTP1: true,
       maxSessionMemory: 64,
       settings: { maxConcurrentStreams: 100, maxHeaderListSize: maxHeaderSize },
@@ -225,6 +234,7 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
   });
   // An h2 session with nothing to do for the keep-alive time is closed, as an idle HTTP/1.1 connection is.
   server.setTimeout(MEDIA_ORIGIN_SERVER_OPTIONS.keepAliveTimeout);
+  closeSocketsWithSessions(server);
   return server;
 }
 
@@ -232,6 +242,11 @@ export async function startOrigin(opts: StartOriginOptions = {}): Promise<Runnin
   const { handler, pacing, records } = createOriginApp(opts);
   const maxHeaderSize = opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES;
   const server = opts.tls ? secureServer(opts.tls, maxHeaderSize, handler) : createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize }, handler);
+  const maxConnectionsPerClient = opts.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+  if (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1) {
+    throw new RangeError(`maxConnectionsPerClient must be a positive integer, got ${maxConnectionsPerClient}`);
+  }
+  limitConnectionsPerClient(server, maxConnectionsPerClient);
   const host = opts.host ?? DEFAULT_HOST;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -9,10 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { h2Connect, h2Get } from '../../middleware/test/http2-helpers.js';
 import { activeResources, expectPacedAt } from '../../middleware/test/helpers.js';
 import {
+  PREFACE,
   ERROR_CODE,
   FLAG,
   FRAME,
@@ -28,7 +31,8 @@ import {
   type RawH2Session,
 } from '../../middleware/test/raw-h2.js';
 import { devCertificate, type TlsCredentials } from '../src/dev-certificate.js';
-import type { RunningOrigin } from '../src/server.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from '../src/client-limits.js';
+import { MEDIA_ORIGIN_SERVER_OPTIONS, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, startTestOrigin, waitFor } from './helpers.js';
 
 const SEGMENT_BYTES = 1_500_000; // 1.5 s at 8 Mbps
@@ -73,8 +77,11 @@ async function baseline(): Promise<() => Promise<void>> {
   };
 }
 
-/** A normal client on a fresh session: a manifest (never 5xx), then a paced segment whole, at its rtp (never fast; a starved reader only slows it). */
-async function expectNormalClientServed(): Promise<void> {
+/**
+ * A normal client on a fresh session: a manifest (never 5xx), then a paced segment whole, at its rtp
+ * (never fast; a starved reader only slows it). Returns achieved / rtp, which the tests print.
+ */
+async function expectNormalClientServed(): Promise<number> {
   const session = await h2Connect({ url: origin.url, cert: tls.cert });
   try {
     expect((await h2Get(session, '/media/v/manifest.mpd')).status).toBe(200);
@@ -83,9 +90,39 @@ async function expectNormalClientServed(): Promise<void> {
     expect(res.status).toBe(200);
     expect(res.bytes).toBe(SEGMENT_BYTES);
     expectPacedAt(res.rateKbps, 8000);
+    return res.rateKbps / 8000;
   } finally {
     session.close();
   }
+}
+
+/** A TLS connection (ALPN h2) from `localAddress`, another loopback address than the normal client's. */
+function tlsFrom(localAddress: string): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const tcp = tcpConnect({ port: origin.port, host: '127.0.0.1', localAddress });
+    const socket = tlsConnect({ socket: tcp, servername: 'localhost', ALPNProtocols: ['h2'], rejectUnauthorized: false }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** ms until the server closes a TCP connection from `localAddress` that sends nothing. */
+function heldSilentMs(localAddress: string, limitMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const startedAt = performance.now();
+    const socket = tcpConnect({ port: origin.port, host: '127.0.0.1', localAddress });
+    const timer = setTimeout(() => (socket.destroy(), resolve(Infinity)), limitMs);
+    socket.on('error', () => {}).once('close', () => (clearTimeout(timer), resolve(performance.now() - startedAt)));
+    socket.once('connect', () => socket.off('error', reject));
+  });
+}
+
+/** Keeps this process's event loop busy (`busyMs` of every `everyMs`), as a loaded origin's is. */
+function busyLoop(busyMs: number, everyMs: number): () => void {
+  const timer = setInterval(() => {
+    const until = performance.now() + busyMs;
+    while (performance.now() < until);
+  }, everyMs);
+  return () => clearInterval(timer);
 }
 
 describe('the reference origin under HTTP/2 abuse', () => {
@@ -173,5 +210,66 @@ describe('the reference origin under HTTP/2 abuse', () => {
     expect(s.streams.get(big)?.dataBytes ?? 0).toBe(0);
     await settled();
     await expectNormalClientServed();
+  });
+});
+
+describe('the reference origin under connection abuse', () => {
+  beforeEach(() => waitFor(() => origin.pacing.activeResponses === 0, 10_000));
+
+  it('clients that close right after the preface leave no socket behind, on a busy event loop beside a GET flood', async () => {
+    const settled = await baseline();
+    const before = await openFds();
+    const stopBusy = busyLoop(15, 20);
+    const flood = await h2Connect({ url: origin.url, cert: tls.cert });
+    let flooding = true;
+    const flooded = (async () => {
+      let n = 0;
+      while (flooding) n += (await Promise.all(Array.from({ length: 20 }, () => h2Get(flood, '/media/v/manifest.mpd')))).length;
+      return n;
+    })();
+    const CLIENTS = 300;
+    let sessionsOpened = 0;
+    const onSession = () => sessionsOpened++;
+    origin.server.on('session', onSession);
+    try {
+      // TLS, the preface and SETTINGS, then FIN at once: 50 clients per loopback address (under the per-client bound).
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, i) => {
+          const socket = await tlsFrom(`127.0.1.${1 + Math.floor(i / 50)}`);
+          socket.on('error', () => {}).resume();
+          socket.end(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
+        }),
+      );
+    } finally {
+      flooding = false;
+      stopBusy();
+    }
+    const requests = await flooded;
+    flood.close();
+    await settled();
+    origin.server.off('session', onSession);
+    console.log(`preface then FIN: ${CLIENTS} clients (${sessionsOpened} sessions) beside ${requests} flood requests on a busy loop: fds ${before} before, ${await openFds()} after`);
+    expect(sessionsOpened).toBeGreaterThan(CLIENTS / 2);
+  });
+
+  it(`a TLS handshake that never starts is dropped after the head timeout (${MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout} ms), not Node's 120 s`, async () => {
+    const settled = await baseline();
+    const heldMs = await heldSilentMs('127.0.2.1', MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout + 3000);
+    console.log(`silent TLS client: held ${Math.round(heldMs)} ms`);
+    expect(heldMs).toBeGreaterThan(MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout - 500);
+    expect(heldMs).toBeLessThan(MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout + 2000);
+    await settled();
+  });
+
+  it(`one address holds at most ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT} connections: the next is refused at once, and a normal client is served at its rtp meanwhile`, async () => {
+    const settled = await baseline();
+    const held = await Promise.all(Array.from({ length: DEFAULT_MAX_CONNECTIONS_PER_CLIENT }, () => tlsFrom('127.0.3.1')));
+    for (const socket of held) socket.on('error', () => {}).resume().write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
+    const [refusedMs, ratio] = await Promise.all([heldSilentMs('127.0.3.1', 2000), expectNormalClientServed()]);
+    console.log(`connections per client: ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT} held, the next closed after ${Math.round(refusedMs)} ms; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`);
+    expect(refusedMs).toBeLessThan(1000);
+    expect(held.every((s) => !s.destroyed), 'the connections within the bound stay open').toBe(true);
+    for (const socket of held) socket.destroy();
+    await settled();
   });
 });
