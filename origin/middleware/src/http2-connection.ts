@@ -27,7 +27,7 @@ import type { EngineSettings } from './options.js';
 import type { PacedConnection } from './paced-connection.js';
 import type { PacedResponse } from './paced-response.js';
 import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from './polling.js';
-import { lastAckAt, type TcpInfo } from './tcp-info.js';
+import { lastAckAt, peerClosed, type TcpInfo } from './tcp-info.js';
 
 export class Http2Connection implements PacedConnection {
   readonly id: number;
@@ -123,7 +123,24 @@ export class Http2Connection implements PacedConnection {
     // client's window: a strict client then discards a whole response. Reading the request, empty
     // when its HEADERS ended the stream, keeps Node on the normal close.
     const stream = (response.req as unknown as Http2ServerRequest).stream;
-    if (stream.endAfterHeaders) stream.resume();
+    if (stream.endAfterHeaders) {
+      stream.resume();
+      // Answered inside Node's read of the HEADERS (a 405, a 404 without a body), the stream would be
+      // closed before nghttp2 reads the rest of that read: DATA the client sent on the half-closed
+      // stream would then be ignored, or end the session, instead of getting RST_STREAM(STREAM_CLOSED)
+      // (RFC 9113 §6.1; h2spec http2/6.1/2). So the handler runs once that read is done.
+      setImmediate(() => this.#admit(response, stream));
+      return;
+    }
+    this.#admit(response, stream);
+  }
+
+  #admit(response: PacedResponse, stream: Http2ServerRequest['stream']): void {
+    if (stream.destroyed || this.#closed) {
+      // Reset (or its session gone) before its handler ran: nothing was sent, nothing will be.
+      response.end('closed', 0, true, undefined);
+      return;
+    }
     const concurrent = this.#streamsSending;
     const decision = decideConnectionPace({
       shared: true,
@@ -275,6 +292,7 @@ export class Http2Connection implements PacedConnection {
       this.#onIdle(this);
       return;
     }
+    if (this.#clientGone()) return;
     const now = performance.now();
     if (this.#outq === 0) this.#lastProgressAt = now;
     if (this.#outq > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs) {
@@ -286,6 +304,19 @@ export class Http2Connection implements PacedConnection {
     }
     if (this.#resetStalledStreams(now)) return;
     this.#timer = setTimeout(() => this.#poll(), this.#nextPollMs());
+  }
+
+  /**
+   * An HTTP/2 client never half-closes: its FIN (TCP CLOSE_WAIT) or reset (CLOSE) means it is gone.
+   * A session that stopped reading its socket (after it sent GOAWAY for a connection error) never
+   * hears of it, and held its socket, fd and streams for good: destroyed here. True when it was.
+   */
+  #clientGone(): boolean {
+    const state = this.#info?.state;
+    if (!peerClosed(state)) return false;
+    this.#settings.log.debug(`sammy: HTTP/2 client gone (TCP state ${state}) under a live session: destroyed`);
+    this.#session.destroy();
+    return true;
   }
 
   /** Ends the finished responses whose last byte the client has acknowledged (without TCP_INFO: handed to the OS). */

@@ -17,6 +17,7 @@ export {
   type SammyRecordsHandler,
   type RecordSubscriberState,
 } from './records-handler.js';
+export { releaseHttp2Sockets } from './http2-sockets.js';
 export { sammyCorsOptions, type SammyCorsOptions } from './cors-options.js';
 export { isPacingMode, PACING_MODES, type PacingMode } from './pacing-mechanism.js';
 export { defaultLogger, silentLogger, type SammyLogger } from './logger.js';

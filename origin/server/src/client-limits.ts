@@ -4,7 +4,7 @@
  * request), so one address cannot hold the fds, TLS state and slow-reader buffers of the origin.
  */
 import type { Server } from 'node:http';
-import type { Http2SecureServer, Http2Session } from 'node:http2';
+import type { Http2SecureServer } from 'node:http2';
 import type { Socket } from 'node:net';
 
 /**
@@ -31,27 +31,5 @@ export function limitConnectionsPerClient(server: Server | Http2SecureServer, ma
       if (left === 0) open.delete(address);
       else open.set(address, left);
     });
-  });
-}
-
-/**
- * Closes each HTTP/2 session's TCP socket once the session has closed, whatever closed it (timeout,
- * GOAWAY, error, the client's FIN). node:http2 ends the socket gracefully after destroying a session
- * and then waits for the client: a client that closed right after its preface left some TLS sockets
- * open for good (Node 20 and 22; the issue's probe: 24 of 300, fds 21 -> 45 and still 45 after the
- * session timeout). The session's own socket is a proxy that refuses destroy(), so the TCP socket is
- * found by its remote port among those the listener accepted.
- */
-export function closeSocketsWithSessions(server: Http2SecureServer): void {
-  const accepted = new Map<string, Socket>();
-  const key = (address: string | undefined, port: number | undefined) => `${address}|${port}`;
-  server.on('connection', (socket: Socket) => {
-    const k = key(socket.remoteAddress, socket.remotePort);
-    accepted.set(k, socket);
-    socket.once('close', () => accepted.delete(k));
-  });
-  server.on('session', (session: Http2Session) => {
-    const socket = accepted.get(key(session.socket.remoteAddress, session.socket.remotePort));
-    if (socket) session.once('close', () => socket.destroyed || socket.destroy());
   });
 }

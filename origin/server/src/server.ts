@@ -21,6 +21,7 @@ import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
 import {
   DeliveryRecordLog,
   isLoopbackHost,
+  releaseHttp2Sockets,
   sammyCorsOptions,
   sammyPacing,
   sammyRecords,
@@ -31,7 +32,7 @@ import {
 } from 'sammy-pacing-express';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
-import { closeSocketsWithSessions, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnectionsPerClient } from './client-limits.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnectionsPerClient } from './client-limits.js';
 import { ifRangeStrongOnly, rejectLooseFraming } from './strict-framing.js';
 import type { TlsCredentials } from './dev-certificate.js';
 
@@ -234,7 +235,8 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
   });
   // An h2 session with nothing to do for the keep-alive time is closed, as an idle HTTP/1.1 connection is.
   server.setTimeout(MEDIA_ORIGIN_SERVER_OPTIONS.keepAliveTimeout);
-  closeSocketsWithSessions(server);
+  // Each session's socket closed with it (node:http2 can leave it open for good).
+  releaseHttp2Sockets(server);
   return server;
 }
 

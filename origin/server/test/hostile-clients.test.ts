@@ -4,7 +4,8 @@
  * SETTINGS floods, an oversized header block. After each: no 5xx, this process's fds and handles back
  * to where they were, and a normal client on a fresh session served whole at ≥ 0.9× its rtp.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'media', 'v'), { recursive: true });
   writeFileSync(join(dir, 'media', 'v', 'seg-1.m4s'), randomBytes(SEGMENT_BYTES));
   writeFileSync(join(dir, 'media', 'v', 'warm.m4s'), randomBytes(1_000_000));
+  writeFileSync(join(dir, 'media', 'v', 'conformance.m4s'), randomBytes(100_000));
   writeFileSync(join(dir, 'media', 'v', 'manifest.mpd'), '<?xml version="1.0"?><MPD/>');
   tls = await devCertificate(join(dir, 'tls'));
   origin = await startTestOrigin(join(dir, 'media'), { tls, progressTimeoutMs: PROGRESS_TIMEOUT_MS });
@@ -272,4 +274,54 @@ describe('the reference origin under connection abuse', () => {
     for (const socket of held) socket.destroy();
     await settled();
   });
+});
+
+/**
+ * h2spec (the HTTP/2 conformance suite, https://github.com/summerwind/h2spec) against the paced media
+ * path. A bare node:http2 server (Node 20.20, `createSecureServer` answering 1.5 MB to every request)
+ * fails these, all nghttp2's or Node's choices, never the middleware's; the origin may fail no other.
+ */
+const BARE_NODE_H2SPEC_FAILURES = [
+  'http2/5.1: closed: Sends a DATA frame after sending RST_STREAM frame',
+  'http2/5.1: closed: Sends a HEADERS frame after sending RST_STREAM frame',
+  'http2/5.1: closed: Sends a DATA frame',
+  'http2/5.1: closed: Sends a HEADERS frame',
+  'http2/5.1.1: Sends stream identifier that is numerically smaller than previous',
+  'http2/6.7: Sends a PING frame with ACK',
+  'http2/6.9.1: Sends multiple WINDOW_UPDATE frames increasing the flow control window to above 2^31-1',
+  'http2/6.9.1: Sends multiple WINDOW_UPDATE frames increasing the flow control window to above 2^31-1 on a stream',
+];
+const H2SPEC_INSTALL = 'GOFLAGS=-mod=mod GOBIN=/usr/local/bin go install github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible (Go is at https://go.dev/dl/; .ci/run does this)';
+
+/** Each test case of an h2spec JUnit report, `package: classname`, and whether it failed. */
+function h2specCases(junit: string): { id: string; failed: boolean; skipped: boolean }[] {
+  return junit
+    .split('<testcase ')
+    .slice(1)
+    .map((chunk) => {
+      const attrs = /package="([^"]*)" classname="([^"]*)"/.exec(chunk);
+      const body = chunk.slice(0, chunk.indexOf('</testcase>') >= 0 ? chunk.indexOf('</testcase>') : chunk.indexOf('/>'));
+      const id = `${attrs?.[1]}: ${(attrs?.[2] ?? '').replaceAll('&#34;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&')}`;
+      return { id, failed: /<(failure|error)/.test(body), skipped: /<skipped/.test(body) };
+    });
+}
+
+describe('HTTP/2 conformance of the paced media path', () => {
+  it('h2spec: no failure beyond a bare node:http2 server\'s', async () => {
+    const settled = await baseline();
+    const report = join(dir, 'h2spec.xml');
+    const path = `/media/v/conformance.m4s?${cmcdQuery(8000)}`;
+    const run = await new Promise<{ code: number | null; stdout: string; missing: boolean }>((resolve) => {
+      execFile('h2spec', ['-t', '-k', '-h', '127.0.0.1', '-p', String(origin.port), '-P', path, '-j', report], { timeout: 120_000 }, (err, stdout) =>
+        resolve({ code: err ? ((err as { code?: unknown }).code === 'ENOENT' ? null : 1) : 0, stdout, missing: (err as { code?: unknown } | null)?.code === 'ENOENT' }),
+      );
+    });
+    if (run.missing) throw new Error(`h2spec is not installed: ${H2SPEC_INSTALL}`);
+    const cases = h2specCases(readFileSync(report, 'latin1'));
+    const failed = cases.filter((c) => c.failed).map((c) => c.id);
+    console.log(`h2spec on ${path.split('?')[0]} (paced): ${cases.length} tests, ${cases.length - failed.length - cases.filter((c) => c.skipped).length} passed, ${failed.length} failed${failed.length ? `:\n  ${failed.join('\n  ')}` : ''}`);
+    expect(cases.length, run.stdout.slice(-2000)).toBeGreaterThanOrEqual(145);
+    expect(failed.filter((id) => !BARE_NODE_H2SPEC_FAILURES.includes(id)), 'failures a bare node:http2 server does not have').toEqual([]);
+    await settled();
+  }, 150_000);
 });
