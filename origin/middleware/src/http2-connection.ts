@@ -26,6 +26,7 @@ import { StreamDelivery } from './http2-stream.js';
 import type { EngineSettings } from './options.js';
 import type { PacedConnection } from './paced-connection.js';
 import type { PacedResponse } from './paced-response.js';
+import { ReadProgress } from './read-progress.js';
 import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from './polling.js';
 import { lastAckAt, peerClosed, type TcpInfo } from './tcp-info.js';
 
@@ -51,7 +52,8 @@ export class Http2Connection implements PacedConnection {
   #info: TcpInfo | undefined;
   /** performance.now() when #info was read. */
   #infoAt = 0;
-  #lastProgressAt = performance.now();
+  /** The slow-reader policy (read-progress.ts) on the connection's acknowledged bytes. */
+  readonly #progress: ReadProgress;
   #closed = false;
   #stalled = false;
 
@@ -64,6 +66,7 @@ export class Http2Connection implements PacedConnection {
     this.#settings = settings;
     this.#onIdle = onIdle;
     this.#sendGate = this.#sendGatePolicy();
+    this.#progress = new ReadProgress(settings.minReadKbps, settings.progressTimeoutMs);
     // The fd is gone once the socket closes: read the last acknowledgement while it is still open.
     // The client's FIN (or reset) arrives first, acknowledging all it got: a response it got whole
     // just before it went is delivered, not cut off (the last poll may be a while back).
@@ -137,7 +140,9 @@ export class Http2Connection implements PacedConnection {
 
   #admit(response: PacedResponse, stream: Http2ServerRequest['stream']): void {
     if (stream.destroyed || this.#closed) {
-      // Reset (or its session gone) before its handler ran: nothing was sent, nothing will be.
+      // Reset (or its session gone) before its handler ran: nothing was sent, nothing will be. A
+      // client's reset still counts against its budget (rapid reset: HEADERS and RST_STREAM in one write).
+      if ((stream.rstCode ?? 0) !== 0) this.#countClientReset();
       response.end('closed', 0, true, undefined);
       return;
     }
@@ -258,7 +263,6 @@ export class Http2Connection implements PacedConnection {
       const outq = this.#conn.sendQueueBytes();
       if (!info || info.bytesAcked === undefined || outq === undefined) return;
       const acked = Number(info.bytesAcked);
-      if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
       this.#acked = acked;
       this.#outq = outq;
       this.#info = info;
@@ -294,10 +298,20 @@ export class Http2Connection implements PacedConnection {
     }
     if (this.#clientGone()) return;
     const now = performance.now();
-    if (this.#outq === 0) this.#lastProgressAt = now;
-    if (this.#outq > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs) {
+    // The slow-reader policy on the connection's acknowledged bytes (read-progress.ts), as on HTTP/1.1:
+    // bytes wait in the kernel, or in Node for a stream whose window the client has not opened.
+    let waiting = this.#outq > 0;
+    let leftNode = 0;
+    for (const d of this.#streams) {
+      waiting ||= d.waitingBytes > 0;
+      leftNode += d.bytes - d.buffered;
+    }
+    const progressBytes = this.#acked ?? leftNode;
+    if (this.#progress.stalled(now, progressBytes, waiting)) {
       this.#stalled = true;
-      this.#settings.log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
+      this.#settings.log.debug(
+        `sammy: HTTP/2 session acknowledged ${this.#progress.acknowledgedSinceMark(progressBytes)} B in ${this.#settings.progressTimeoutMs} ms (minimum ${Math.round(this.#progress.minBytes)} B): destroyed`,
+      );
       // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
       return;

@@ -5,7 +5,7 @@
  *   app.use(sammyPacing());          // before express.static or any handler that writes the body
  */
 export { sammyPacing, type SammyPacingHandler } from './middleware.js';
-export { DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions } from './options.js';
+export { DEFAULT_MIN_READ_KBPS, DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions } from './options.js';
 export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './delivery-records.js';
 export {
   sammyRecords,

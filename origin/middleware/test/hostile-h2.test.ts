@@ -148,6 +148,10 @@ describe.each(['kernel', 'userspace'] as const)('hostile HTTP/2 clients (%s paci
     await waitFor(() => s.streams.get(id)?.rstCode !== undefined || s.goaway !== undefined || s.isClosed(), 3000).catch(() => undefined);
     const code = s.streams.get(id)?.rstCode ?? s.goaway?.code;
     expect(code, `RST_STREAM or GOAWAY code (stream: ${JSON.stringify(s.streams.get(id))})`).toBe(ERROR_CODE.STREAM_CLOSED);
+    // The client leaves. Before: a session that had sent GOAWAY read its socket no more, never heard
+    // the FIN, and held the socket and the response for good (the server could not even close).
+    s.destroy();
+    await waitFor(() => origin.pacing.activeResponses === 0, 5000).catch(() => expect(origin.pacing.activeResponses, 'responses held after the client left').toBe(0));
     await expectServedAtRtp(origin);
   });
 
