@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 import { CONGESTION_CONTROL_HEADER, parseServerTiming, RECORD_EVENTS_PATH, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
+import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
 import { createOriginApp, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, get, startTestOrigin, waitFor } from './helpers.js';
 
@@ -71,9 +71,11 @@ describe('records on the reference server', () => {
     const log = new DeliveryRecordLog();
     const listeners = [await startTestOrigin(media, { records: log }), await startTestOrigin(media, { records: log })];
     const open: ClientRequest[] = [];
+    let clients = 0;
+    // Each from its own loopback address: one address may hold only DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT.
     const subscribe = (o: RunningOrigin) =>
       new Promise<number>((resolve, reject) => {
-        const req = httpGet(`${o.url}${RECORD_EVENTS_PATH}`, (res) => {
+        const req = httpGet(`${o.url}${RECORD_EVENTS_PATH}`, { localAddress: `127.0.5.${++clients}` }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         });
@@ -89,6 +91,31 @@ describe('records on the reference server', () => {
     } finally {
       for (const req of open) req.destroy();
       await Promise.all(listeners.map((o) => o.close()));
+    }
+  });
+
+  it(`one client (address) holds at most ${DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT} event streams: 429 beyond, others still served`, async () => {
+    const origin = await startTestOrigin(media);
+    const open: ClientRequest[] = [];
+    const subscribe = (localAddress: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpGet(`${origin.url}${RECORD_EVENTS_PATH}`, { localAddress }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        open.push(req);
+      });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT; i++) statuses.push(await subscribe('127.0.6.1'));
+      expect(statuses).toEqual(Array.from({ length: DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT }, () => 200));
+      // Before: the same client took all 16 slots.
+      expect(await subscribe('127.0.6.1')).toBe(429);
+      expect(await subscribe('127.0.6.2')).toBe(200);
+    } finally {
+      for (const req of open) req.destroy();
+      await origin.close();
     }
   });
 
