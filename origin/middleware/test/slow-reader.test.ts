@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_PACE_KBPS, kbpsToBytesPerSecond, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { DEFAULT_MIN_READ_KBPS } from '../src/options.js';
-import { cmcdQuery, makeMediaDir, startTestOrigin, waitFor, type RunningOrigin } from './helpers.js';
-import { startH2Origin, type H2Origin } from './http2-helpers.js';
+import { cmcdQuery, expectPacedAt, makeMediaDir, startTestOrigin, waitFor, type RunningOrigin } from './helpers.js';
+import { h2Connect, h2Get, startH2Origin, type H2Origin } from './http2-helpers.js';
 import { rawH2, SETTING, windowUpdate } from './raw-h2.js';
 import { connectRaw, request, throttle } from './raw-http.js';
 
@@ -27,6 +27,7 @@ let h1: RunningOrigin;
 let h2: H2Origin;
 
 beforeAll(async () => {
+  writeFileSync(join(media.dir, 'test', 'normal.m4s'), Buffer.alloc(1_000_000, 9));
   for (const name of ['h1-slow', 'h1-floor', 'h2-slow', 'h2-ten', 'h2-floor']) writeFileSync(join(media.dir, 'test', `${name}.m4s`), Buffer.alloc(LONG_BYTES, 7));
   h1 = await startTestOrigin(media.dir, { progressTimeoutMs: WINDOW_MS });
   h2 = await startH2Origin(media.dir, { progressTimeoutMs: WINDOW_MS });
@@ -83,6 +84,17 @@ async function h2Reader(name: string, grantBytes: number, everyMs: number): Prom
 
 describe('one slow-reader policy for HTTP/1.1 and HTTP/2', () => {
   it(`cuts a reader below ${DEFAULT_MIN_READ_KBPS} kbps within the window, never one at the ${DEFAULT_MIN_PACE_KBPS} kbps floor`, async () => {
+    // A normal client beside them, 3 s in (every reader under way): paced at its rtp (achieved / rtp printed).
+    const normal = (async () => {
+      await new Promise((r) => setTimeout(r, 3000));
+      const session = await h2Connect(h2);
+      try {
+        await h2Get(session, '/media/test/warm.m4s');
+        return await h2Get(session, `/media/test/normal.m4s?${cmcdQuery(8000, 'v')}`);
+      } finally {
+        session.close();
+      }
+    })();
     const outcomes = await Promise.all([
       // 0.64 % of the floor (the issue's 16 KB every 20 s is 0.64 % too), in small steps: a byte acknowledged every few seconds.
       h1Reader('h1-slow', 820, 2048),
@@ -92,6 +104,10 @@ describe('one slow-reader policy for HTTP/1.1 and HTTP/2', () => {
       h2Reader('h2-ten', 16 * 1024, 10_000),
       h2Reader('h2-floor', 16 * 1024, Math.round((16 * 1024 * 1000) / FLOOR_BYTES_PER_SECOND)),
     ]);
+    const served = await normal;
+    console.log(`normal client beside the slow readers: ${(served.rateKbps / 8000).toFixed(3)}x its rtp`);
+    expect(served.bytes).toBe(1_000_000);
+    expectPacedAt(served.rateKbps, 8000);
     for (const o of outcomes) console.log(`${o.name}: ${o.record.endReason} after ${(o.endedAfterMs / 1000).toFixed(1)} s, ${o.bytesRead} B read (${((o.bytesRead * 8) / o.endedAfterMs).toFixed(0)} kbps)`);
     for (const o of outcomes.filter((x) => !x.name.endsWith('floor'))) {
       expect(o.record, o.name).toMatchObject({ endReason: 'stalled', aborted: true });

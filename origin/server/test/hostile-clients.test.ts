@@ -233,6 +233,7 @@ describe('the reference origin under connection abuse', () => {
     let sessionsOpened = 0;
     const onSession = () => sessionsOpened++;
     origin.server.on('session', onSession);
+    const normal = expectNormalClientServed();
     try {
       // TLS, the preface and SETTINGS, then FIN at once: 50 clients per loopback address (under the per-client bound).
       await Promise.all(
@@ -248,9 +249,10 @@ describe('the reference origin under connection abuse', () => {
     }
     const requests = await flooded;
     flood.close();
+    const ratio = await normal;
     await settled();
     origin.server.off('session', onSession);
-    console.log(`preface then FIN: ${CLIENTS} clients (${sessionsOpened} sessions) beside ${requests} flood requests on a busy loop: fds ${before} before, ${await openFds()} after`);
+    console.log(`preface then FIN: ${CLIENTS} clients (${sessionsOpened} sessions) beside ${requests} flood requests on a busy loop: fds ${before} before, ${await openFds()} after; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`);
     expect(sessionsOpened).toBeGreaterThan(CLIENTS / 2);
   });
 
@@ -311,12 +313,16 @@ describe('HTTP/2 conformance of the paced media path', () => {
     const settled = await baseline();
     const report = join(dir, 'h2spec.xml');
     const path = `/media/v/conformance.m4s?${cmcdQuery(8000)}`;
+    const normal = expectNormalClientServed().catch((err: unknown) => err as Error);
     const run = await new Promise<{ code: number | null; stdout: string; missing: boolean }>((resolve) => {
       execFile('h2spec', ['-t', '-k', '-h', '127.0.0.1', '-p', String(origin.port), '-P', path, '-j', report], { timeout: 120_000 }, (err, stdout) =>
         resolve({ code: err ? ((err as { code?: unknown }).code === 'ENOENT' ? null : 1) : 0, stdout, missing: (err as { code?: unknown } | null)?.code === 'ENOENT' }),
       );
     });
     if (run.missing) throw new Error(`h2spec is not installed: ${H2SPEC_INSTALL}`);
+    const ratio = await normal;
+    if (ratio instanceof Error) throw ratio;
+    console.log(`a normal client during h2spec: ${ratio.toFixed(3)}x its rtp`);
     const cases = h2specCases(readFileSync(report, 'latin1'));
     const failed = cases.filter((c) => c.failed).map((c) => c.id);
     console.log(`h2spec on ${path.split('?')[0]} (paced): ${cases.length} tests, ${cases.length - failed.length - cases.filter((c) => c.skipped).length} passed, ${failed.length} failed${failed.length ? `:\n  ${failed.join('\n  ')}` : ''}`);
