@@ -25,6 +25,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(media, { recursive: true, force: true }));
 
+
+/** Opens the records event stream from `localAddress` (kept in `open` until the test destroys it); its status. */
+function subscribeFrom(origin: RunningOrigin, localAddress: string, open: ClientRequest[]): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = httpGet(`${origin.url}${RECORD_EVENTS_PATH}`, { localAddress }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    open.push(req);
+  });
+}
 describe('isLoopbackHost', () => {
   it('knows loopback from everything else', () => {
     for (const host of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
@@ -73,15 +85,7 @@ describe('records on the reference server', () => {
     const open: ClientRequest[] = [];
     let clients = 0;
     // Each from its own loopback address: one address may hold only DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT.
-    const subscribe = (o: RunningOrigin) =>
-      new Promise<number>((resolve, reject) => {
-        const req = httpGet(`${o.url}${RECORD_EVENTS_PATH}`, { localAddress: `127.0.5.${++clients}` }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        open.push(req);
-      });
+    const subscribe = (o: RunningOrigin) => subscribeFrom(o, `127.0.5.${++clients}`, open);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS; i++) statuses.push(await subscribe(listeners[i % 2]!));
@@ -97,15 +101,7 @@ describe('records on the reference server', () => {
   it(`one client (address) holds at most ${DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT} event streams: 429 beyond, others still served`, async () => {
     const origin = await startTestOrigin(media);
     const open: ClientRequest[] = [];
-    const subscribe = (localAddress: string) =>
-      new Promise<number>((resolve, reject) => {
-        const req = httpGet(`${origin.url}${RECORD_EVENTS_PATH}`, { localAddress }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        open.push(req);
-      });
+    const subscribe = (localAddress: string) => subscribeFrom(origin, localAddress, open);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT; i++) statuses.push(await subscribe('127.0.6.1'));
