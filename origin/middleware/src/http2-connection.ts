@@ -126,16 +126,17 @@ export class Http2Connection implements PacedConnection {
     // client's window: a strict client then discards a whole response. Reading the request, empty
     // when its HEADERS ended the stream, keeps Node on the normal close.
     const stream = (response.req as unknown as Http2ServerRequest).stream;
-    if (stream.endAfterHeaders) {
-      stream.resume();
-      // Answered inside Node's read of the HEADERS (a 405, a 404 without a body), the stream would be
-      // closed before nghttp2 reads the rest of that read: DATA the client sent on the half-closed
-      // stream would then be ignored, or end the session, instead of getting RST_STREAM(STREAM_CLOSED)
-      // (RFC 9113 §6.1; h2spec http2/6.1/2). So the handler runs once that read is done.
-      setImmediate(() => this.#admit(response, stream));
-      return;
-    }
-    this.#admit(response, stream);
+    if (stream.endAfterHeaders) stream.resume();
+    // A bodiless request other than GET or HEAD (a POST to a file: serve-static's 405) is answered inside
+    // Node's read of its HEADERS, without a body, so its stream closed before nghttp2 read the rest of
+    // that read: DATA the client sent on the half-closed stream was then ignored, or ended the session,
+    // instead of getting STREAM_CLOSED (RFC 9113 §6.1; h2spec http2/6.1/2). Its handler runs once the
+    // read is done. Not GETs: they wait for a file lookup anyway, and run at once so that a client's
+    // resets are counted as they come (deferred, Node 26's nghttp2 met 1000 resets of one read first
+    // and ended a rapid-reset session with INTERNAL_ERROR, not ENHANCE_YOUR_CALM).
+    const method = response.req.method;
+    if (stream.endAfterHeaders && method !== 'GET' && method !== 'HEAD') setImmediate(() => this.#admit(response, stream));
+    else this.#admit(response, stream);
   }
 
   #admit(response: PacedResponse, stream: Http2ServerRequest['stream']): void {
