@@ -15,6 +15,8 @@ export class ReadProgress {
   /** When the current window started, and the acknowledged count then; undefined while nothing waits. */
   #markAt: number | undefined;
   #markBytes = 0;
+  /** When the connection last asked; it asks at least every eighth of the window (polling.ts). */
+  #checkedAt: number | undefined;
 
   constructor(minReadKbps: number, windowMs: number) {
     // At least one byte: a rate of 0 still cuts a client that acknowledges nothing.
@@ -27,12 +29,16 @@ export class ReadProgress {
    * in a window. `progressBytes` only grows (acknowledged bytes; without TCP_INFO, bytes that left Node).
    */
   stalled(now: number, progressBytes: number, waiting: boolean): boolean {
+    // Asked after half a window or more: this server's event loop was held (a loaded host, a long GC),
+    // and the client cannot be judged by a time in which the server itself neither sent nor read.
+    const serverHeld = this.#checkedAt !== undefined && now - this.#checkedAt > this.windowMs / 2;
+    this.#checkedAt = now;
     if (!waiting) {
       this.#markAt = undefined;
       return false;
     }
     // The clock starts when bytes are first seen waiting (late rather than early: never cut too soon).
-    if (this.#markAt === undefined || progressBytes - this.#markBytes >= this.minBytes) {
+    if (this.#markAt === undefined || serverHeld || progressBytes - this.#markBytes >= this.minBytes) {
       this.#markAt = now;
       this.#markBytes = progressBytes;
       return false;
