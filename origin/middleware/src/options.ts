@@ -40,6 +40,13 @@ export interface SammyPacingOptions {
    * timeout: a connection with nothing outstanding never trips it.
    */
   progressTimeoutMs?: number;
+  /**
+   * The slowest a client may read while bytes wait for it, kbps: one that acknowledges less than this
+   * in a `progressTimeoutMs` window is cut as `stalled` (read-progress.ts). Default 128
+   * (DEFAULT_MIN_READ_KBPS), an eighth of the pace floor. 0 turns the rate off (only a client that
+   * acknowledges nothing for the window is cut).
+   */
+  minReadKbps?: number;
   /** Default: console, debug lines under NODE_DEBUG=sammy. */
   logger?: SammyLogger;
   /**
@@ -52,12 +59,22 @@ export interface SammyPacingOptions {
 /** Default progress timeout (SammyPacingOptions.progressTimeoutMs), ms. */
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
 
+/**
+ * Default minReadKbps. An eighth of the pace floor (1024 kbps): slack for a real slow link — a viewer
+ * on EDGE (~200 kbps) or a mobile link in a fade, averaged over the 30 s window — while any such
+ * client still cannot play the lowest rung of a usual ladder (200–300 kbps) at half speed. A client
+ * reading 6.5 kbps (the issue's 16 KB every 20 s) is cut after 30 s, not held for the hour a 3 MB
+ * segment would take; one reading at the floor acknowledges 8× the minimum and is never cut.
+ */
+export const DEFAULT_MIN_READ_KBPS = 128;
+
 /** What the pacing engine needs to know, defaults filled in. */
 export interface EngineSettings {
   /** Mechanism paced responses use (a socket that refuses a kernel pace falls back to userspace). */
   mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
   userspaceBurstMs: number;
   progressTimeoutMs: number;
+  minReadKbps: number;
   congestionControl: CongestionControl | undefined;
   allowClientCongestionControl: boolean;
   log: SammyLogger;
@@ -83,6 +100,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set<keyof SammyPacingOptions>([
   'records',
   'userspaceBurstMs',
   'progressTimeoutMs',
+  'minReadKbps',
   'logger',
   'metrics',
 ]);
@@ -102,6 +120,8 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
   if (!Number.isFinite(progressTimeoutMs) || progressTimeoutMs <= 0) {
     throw new RangeError(`progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
   }
+  const minReadKbps = options.minReadKbps ?? DEFAULT_MIN_READ_KBPS;
+  if (!Number.isFinite(minReadKbps) || minReadKbps < 0) throw new RangeError(`minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
   const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
   const congestionControl = options.congestionControl;
   if (congestionControl !== undefined && !isCongestionControl(congestionControl)) {
@@ -122,6 +142,7 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
       mechanism: resolved.mechanism,
       userspaceBurstMs: options.userspaceBurstMs ?? DEFAULT_BURST_MS,
       progressTimeoutMs,
+      minReadKbps,
       congestionControl,
       allowClientCongestionControl: options.allowClientCongestionControl ?? false,
       log,

@@ -11,6 +11,7 @@ import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
 import { DeliveryRecordLog, isPacingMode, METRICS_PATH, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
 import { originMetricsRegistry } from './metrics-registry.js';
 import { certificateFromFiles, devCertificate, type TlsCredentials } from './dev-certificate.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
 import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, startOrigin, type RunningOrigin, type StartOriginOptions } from './server.js';
 
 const HELP = `Usage: sammy-origin [options]
@@ -41,6 +42,8 @@ Options:
                       own host names: loopback's and the listen address)
   --min-pace <kbps>   lowest pace applied (default ${DEFAULT_MIN_PACE_KBPS})
   --max-pace <kbps>   highest pace applied (default ${DEFAULT_MAX_PACE_KBPS})
+  --max-conns-per-client <n>  connections one address may hold per listener; more are refused
+                      (default ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT}; raise it behind a carrier-grade NAT)
   -h, --help          this text
 `;
 
@@ -76,6 +79,7 @@ try {
       'no-metrics': { type: 'boolean' },
       'min-pace': { type: 'string' },
       'max-pace': { type: 'string' },
+      'max-conns-per-client': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -95,6 +99,8 @@ if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and
 const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PORT;
 const httpsPort = numberOption('https-port', values['https-port'] ?? process.env.HTTPS_PORT) ?? DEFAULT_HTTPS_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
+const maxConnectionsPerClient = numberOption('max-conns-per-client', values['max-conns-per-client']);
+if (maxConnectionsPerClient !== undefined && (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1)) fail('--max-conns-per-client must be a positive integer');
 
 if (mediaDir === undefined) await ensureContent();
 
@@ -116,6 +122,7 @@ const common: StartOriginOptions = {
   serveRecords: values.records ? true : values['no-records'] ? false : undefined,
   minPaceKbps: numberOption('min-pace', values['min-pace']),
   maxPaceKbps: numberOption('max-pace', values['max-pace']),
+  maxConnectionsPerClient,
   // One log for both listeners: the demo page sees every response, whichever protocol carried it.
   records: new DeliveryRecordLog(),
   // One registry likewise: /metrics on either port counts both.
