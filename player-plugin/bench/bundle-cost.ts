@@ -28,6 +28,12 @@ import { build, type Rollup } from 'vite';
 
 const exec = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * Where an adapter's tarballs are unpacked and its apps built: under the root node_modules, so the
+ * player and @svta resolve from the lockfile, and outside the adapter's folder, whose package.json
+ * would otherwise resolve its own name (a self-reference) to the workspace's dist.
+ */
+const workDirOf = (app: BundleApp) => join(REPO_ROOT, 'node_modules', '.cache', `sammy-bundle-cost-${app.folder}`);
 /** The packages an adapter app installs from tarballs besides the adapter itself. */
 const SAMMY_DEPENDENCIES = ['sammy-pacing-core', 'sammy-pacing-protocol'];
 
@@ -44,8 +50,6 @@ export interface BundleApp {
   /** The adapter package: 'sammy-pacing-dashjs'; its workspace is player-plugin/<folder>. */
   adapter: string;
   folder: string;
-  /** Where the tarballs are unpacked and the apps built: inside the adapter's node_modules, so the player resolves from the lockfile. */
-  workDir: string;
   /** src/main.ts of the app without Sammy, with Sammy (the README snippet), and in pace-only mode. */
   apps: { alone: string; sammy: string; paceOnly: string };
 }
@@ -71,13 +75,14 @@ interface Built {
  * `files` and manifest as published) and unpacks each into workDir/node_modules, as `npm install`
  * of the tarballs would.
  */
-async function installTarballs(app: BundleApp): Promise<void> {
+async function installTarballs(app: BundleApp): Promise<string> {
+  const workDir = workDirOf(app);
   const names = [app.adapter, ...SAMMY_DEPENDENCIES];
   for (const dir of [`player-plugin/${app.folder}`, 'player-plugin/core', 'protocol']) {
     if (!existsSync(join(REPO_ROOT, dir, 'dist'))) throw new Error(`${dir}/dist is missing: run \`npm run build\` first`);
   }
-  await rm(app.workDir, { recursive: true, force: true });
-  const tarballs = join(app.workDir, 'tarballs');
+  await rm(workDir, { recursive: true, force: true });
+  const tarballs = join(workDir, 'tarballs');
   await mkdir(tarballs, { recursive: true });
   // --ignore-scripts: prepack would clean and rebuild the dist, the same build `npm run build` made.
   const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...names.flatMap((n) => ['-w', n])], { cwd: REPO_ROOT });
@@ -85,9 +90,20 @@ async function installTarballs(app: BundleApp): Promise<void> {
   for (const name of names) {
     const tarball = packed.find((p) => p.name === name);
     if (!tarball) throw new Error(`npm pack made no tarball of ${name}`);
-    const into = join(app.workDir, 'node_modules', name);
+    const into = join(workDir, 'node_modules', name);
     await mkdir(into, { recursive: true });
     await exec('tar', ['-xzf', join(tarballs, tarball.filename), '-C', into, '--strip-components=1']);
+  }
+  return workDir;
+}
+
+/** Fails unless the app's Sammy code came from the unpacked tarballs, none from the workspace. */
+function assertFromTarballs(app: BundleApp, workDir: string, built: Built): void {
+  const ids = built.chunks.flatMap((c) => Object.keys(c.modules));
+  const unpacked = join(workDir, 'node_modules') + '/';
+  const fromWorkspace = ids.filter((id) => id.startsWith(REPO_ROOT) && !id.startsWith(workDir) && !id.includes('/node_modules/'));
+  if (fromWorkspace.length > 0 || !ids.some((id) => id.startsWith(`${unpacked}${app.adapter}/`))) {
+    throw new Error(`the app must bundle ${app.adapter} from its tarball, not the workspace: ${fromWorkspace.join(', ') || 'not bundled at all'}`);
   }
 }
 
@@ -120,14 +136,16 @@ const verdict = (bytes: number, budget: number) => `budget ≤ ${kb(budget)} gzi
  * against its budget, and sets a failing exit code above either budget.
  */
 export async function checkBundleBudget(app: BundleApp): Promise<void> {
-  await installTarballs(app);
+  const workDir = await installTarballs(app);
   const [alone, withSammy, paceOnly] = await Promise.all(
-    (['alone', 'with', 'pace-only'] as const).map((name, i) => buildApp(app.workDir, name, [app.apps.alone, app.apps.sammy, app.apps.paceOnly][i]!)),
+    (['alone', 'with', 'pace-only'] as const).map((name, i) => buildApp(workDir, name, [app.apps.alone, app.apps.sammy, app.apps.paceOnly][i]!)),
   );
+  assertFromTarballs(app, workDir, withSammy!);
+  assertFromTarballs(app, workDir, paceOnly!);
   const added = withSammy!.gzip - alone!.gzip;
   const addedPaceOnly = paceOnly!.gzip - alone!.gzip;
   console.log(`${app.adapter} adds to a Vite app with ${app.player}: ${kb(added)} gzip (${verdict(added, BUDGET_GZIP_BYTES)}), in pace-only mode ${kb(addedPaceOnly)} gzip (${verdict(addedPaceOnly, PACE_ONLY_BUDGET_GZIP_BYTES)})`);
-  await rm(app.workDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
   if (added > BUDGET_GZIP_BYTES || addedPaceOnly > PACE_ONLY_BUDGET_GZIP_BYTES) process.exitCode = 1;
 }
 
@@ -148,10 +166,11 @@ export async function reportBundleCost(app: BundleApp): Promise<number> {
     ['@svta/cml-utils', /@svta\/cml-utils\//, /^@svta\/cml-utils$/],
     ['@svta/cml-structured-field-values', /@svta\/cml-structured-field-values\//, /^@svta\/cml-structured-field-values$/],
   ];
-  await installTarballs(app);
-  const alone = await buildApp(app.workDir, 'alone', app.apps.alone);
-  const withSammy = await buildApp(app.workDir, 'with', app.apps.sammy);
-  const paceOnly = await buildApp(app.workDir, 'pace-only', app.apps.paceOnly);
+  const workDir = await installTarballs(app);
+  const alone = await buildApp(workDir, 'alone', app.apps.alone);
+  const withSammy = await buildApp(workDir, 'with', app.apps.sammy);
+  assertFromTarballs(app, workDir, withSammy);
+  const paceOnly = await buildApp(workDir, 'pace-only', app.apps.paceOnly);
   const added = withSammy.gzip - alone.gzip;
   const row = (label: string) => `  ${label.padEnd(44)}: `;
   console.log(`\nBundle cost of ${app.adapter} in a Vite app (its packed tarballs, Vite's default build, JS gzipped at level ${GZIP_LEVEL}):`);
@@ -166,7 +185,7 @@ export async function reportBundleCost(app: BundleApp): Promise<number> {
 
   console.log('  what each dependency costs (gzip added without it in the bundle → its share):');
   for (const [label, , external] of parts.slice(1)) {
-    const without = await buildApp(app.workDir, `without-${label}`, app.apps.sammy, [external]);
+    const without = await buildApp(workDir, `without-${label}`, app.apps.sammy, [external]);
     console.log(`    ${label.padEnd(40)}: ${kb(withSammy.gzip - without.gzip)}`);
   }
 
@@ -180,6 +199,6 @@ export async function reportBundleCost(app: BundleApp): Promise<number> {
       console.log(`      ${String(m.renderedLength).padStart(6)} B  ${id.replace(/^.*node_modules\//, '')}`);
     }
   }
-  await rm(app.workDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
   return added;
 }
