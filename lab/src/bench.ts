@@ -151,7 +151,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (config.traces) {
     env.traces = prepared.map((p) => ({
       id: p!.lab.id, family: p!.lab.family, file: p!.lab.file, format: p!.lab.format, periodSeconds: p!.lab.periodSeconds,
-      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace),
+      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace), ...(p!.lab.scale !== undefined ? { scale: p!.lab.scale } : {}),
     }));
   }
   const raw: RawRun[] = [];
