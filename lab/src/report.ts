@@ -260,7 +260,7 @@ export function renderMarkdown(input: {
     L.push(
       ...renderTraceSection({
         metrics, arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
-        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps,
+        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps, plots: input.plots,
       }),
     );
   }

@@ -5,6 +5,7 @@
  */
 import { ARM_LABELS, type Arm } from './config.js';
 import { bufferTargetsIn, bufferText, renderFamilySection } from './family-report.js';
+import { renderFrontierSection } from './frontier.js';
 import type { RunMetrics } from './measurements.js';
 import { mean } from './stats.js';
 
@@ -101,6 +102,8 @@ export function renderTraceSection(input: {
   /** UDP neighbour: a share of each trace's session mean, else a fixed rate. */
   udpShareOfTrace?: number;
   udpRateMbps: number;
+  /** The plots drawn (names without extension): the frontier plots among them go into the frontier section. */
+  plots?: readonly string[];
 }): string[] {
   const { metrics, arms } = input;
   const rows = traceSummaries(metrics, arms);
@@ -132,6 +135,7 @@ export function renderTraceSection(input: {
   }
   L.push('');
 
+  L.push(...renderFrontierSection({ metrics, arms, topVideoKbps: input.topVideoKbps, plots: input.plots }));
   L.push(...renderFamilySection({ metrics, arms, topVideoKbps: input.topVideoKbps }));
 
   L.push('### Per trace', '', 'Means over the runs on each trace at each buffer target (rebuffers and switches per run).', '');
