@@ -13,7 +13,7 @@
  */
 import type * as vl from 'vega-lite';
 import { ARM_LABELS, type Arm } from './config.js';
-import { bufferTargetsIn, bufferText } from './family-report.js';
+import { bufferTargetsIn, bufferText, EPS, fmt, plus, type FamilyCell, type FamilyTargetCheck } from './family-report.js';
 import type { RunMetrics } from './measurements.js';
 import { mean, percentChange, spread, type Spread } from './stats.js';
 import { signed, spreadCell } from './sweep-report.js';
@@ -21,16 +21,8 @@ import { signed, spreadCell } from './sweep-report.js';
 /** The frontier's four arms, in the plot's and the tables' order: the two anchors, then Sammy's two points. */
 export const FRONTIER_ARMS: readonly Arm[] = ['unpaced', 'dashjs-rtp', 'sammy', 'sammy-neighbour-first'];
 
-/** One arm on one family at one buffer target: the figures the targets and the plot take. */
-export interface FrontierCell {
-  family: string;
-  bufferSeconds?: number;
-  arm: Arm;
-  runs: number;
-  udpRuns: number;
-  tcpRuns: number;
-  /** Mean capacity over the session of the family's traces that ran, Mbit/s. */
-  familyMbps?: number;
+/** One arm on one family at one buffer target (as issue 33's FamilyCell): the figures the targets and the plot take. */
+export interface FrontierCell extends Pick<FamilyCell, 'family' | 'bufferSeconds' | 'arm' | 'runs' | 'udpRuns' | 'tcpRuns' | 'familyMbps'> {
   bitrateKbps: Spread;
   switches: Spread;
   /** Seconds stalled per run: mean over the runs, and per trace. */
@@ -145,21 +137,9 @@ export const FRONTIER_TARGETS: readonly FrontierTarget[] = [
   { id: 'nf-stall', side: 'neighbourFirst', what: 'stalls', arm: 'sammy-neighbour-first', against: 'dashjs-rtp', metric: 'rebufferSeconds', rule: { kind: 'noStallWhereNone' }, text: 'none on a trace where dash.js rtp has none' },
 ];
 
-export interface FrontierCheck {
-  family: string;
-  bufferSeconds?: number;
-  target: FrontierTarget;
-  value?: number;
-  reference?: number;
-  /** Percent change of the medians; for rebuffer time the difference in s per run. */
-  change?: number;
-  /** undefined: not judged (no data, or no target on this family). */
-  met?: boolean;
-  verdict: string;
-}
+/** A verdict as issue 33's (FamilyTargetCheck), on one of issue 39's targets; `change` for rebuffer time is the difference in s per run. */
+export type FrontierCheck = Omit<FamilyTargetCheck, 'target'> & { target: FrontierTarget };
 
-const EPS = 1e-9;
-const fmt = (x: number | undefined, digits: number): string => (x === undefined ? '—' : x.toFixed(digits));
 const DIGITS: Record<FrontierMetric, number> = { bitrateKbps: 0, switches: 1, rebufferSeconds: 2, udpP50Ms: 2, udpP95Ms: 2 };
 const UNIT: Record<FrontierMetric, string> = { bitrateKbps: ' kbps', switches: '', rebufferSeconds: ' s', udpP50Ms: ' ms', udpP95Ms: ' ms' };
 
@@ -182,8 +162,8 @@ function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds:
     // A trace where the arm stalls longer is a defect, not something a family mean may average away.
     const worse = Object.entries(a.rebufferSecondsByTrace).filter(([t, s]) => b.rebufferSecondsByTrace[t] !== undefined && s > b.rebufferSecondsByTrace[t]! + EPS);
     const met = change <= EPS && worse.length === 0;
-    const onTraces = worse.map(([t, s]) => `${t} ${signed3(s - b.rebufferSecondsByTrace[t]!, 2)} s`).join(', ');
-    const verdict = met ? 'met' : change > EPS ? `missed by ${signed3(change, 2)} s per run${onTraces ? `; longer on ${onTraces}` : ''}` : `missed on ${onTraces}`;
+    const onTraces = worse.map(([t, s]) => `${t} ${plus(s - b.rebufferSecondsByTrace[t]!, 2)} s`).join(', ');
+    const verdict = met ? 'met' : change > EPS ? `missed by ${plus(change, 2)} s per run${onTraces ? `; longer on ${onTraces}` : ''}` : `missed on ${onTraces}`;
     return { ...base, value, reference, change, met, verdict };
   }
   if (rule.kind === 'noStallWhereNone') {
@@ -221,7 +201,6 @@ function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds:
 }
 
 const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
-const signed3 = (x: number, digits: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
 
 /** Every target on every family and buffer target that ran. */
 export function checkFrontierTargets(cells: readonly FrontierCell[], topVideoKbps: number, targets: readonly FrontierTarget[] = FRONTIER_TARGETS): FrontierCheck[] {

@@ -7,48 +7,23 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Arm, Neighbour } from '../src/config.js';
+import type { Arm } from '../src/config.js';
 import { checkFrontierTargets, frontierCells, frontierPoints, frontierRunDots, frontierSpec, renderFrontierSection, type FrontierCheck } from '../src/frontier.js';
 import { plotFrontiers } from '../src/frontier-plot.js';
 import type { RunMetrics } from '../src/measurements.js';
+import { handRun, type HandRun } from './support/hand-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sammy-lab-frontier-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  arm: Arm;
-  family?: string;
-  trace?: string;
-  buffer?: number;
-  neighbour?: Neighbour;
-  kbps?: number;
-  switches?: number;
-  stall?: number;
-  udp?: [number, number];
-  tcp?: number;
-  mbps?: number;
-  index?: number;
-  load?: number;
-}
-
-function run(r: Run): RunMetrics {
-  const neighbour = r.neighbour ?? (r.tcp !== undefined ? 'tcp' : 'udp');
-  const family = r.family ?? 'fcc';
-  return {
-    arm: r.arm, neighbour, index: r.index ?? 1, family, trace: r.trace ?? `${family}/a`, traceMbps: r.mbps ?? 4.4,
-    ...(r.buffer !== undefined ? { bufferSeconds: r.buffer } : {}),
-    meanBitrateKbps: r.kbps, qualitySwitches: r.switches ?? 4, rebufferCount: r.stall ? 1 : 0, rebufferSeconds: r.stall ?? 0, videoChunks: 10, errors: 0,
-    loadAvg1: r.load ?? 5,
-    ...(neighbour === 'udp' && r.udp ? { neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50: r.udp[0], p95: r.udp[1], samples: 100 } } : {}),
-    ...(neighbour === 'tcp' ? { neighbourMetric: { name: 'bulk TCP throughput', unit: 'Mbps', mean: r.tcp, samples: 30 } } : {}),
-  };
-}
+/** The slow families' links: 4.4 Mbit/s, 1.33 × the top, where the half-delay target applies. */
+const run = (r: HandRun): RunMetrics => handRun({ mbps: 4.4, switches: 4, load: 5, ...r });
 
 const find = (checks: FrontierCheck[], id: string, family = 'fcc', buffer: number | undefined = 30) =>
   checks.find((c) => c.target.id === id && c.family === family && c.bufferSeconds === buffer)!;
 
 /** Three UDP runs and one TCP run per arm, as the issue's slow-family cells. */
-function cell(arm: Arm, per: (i: number) => Omit<Run, 'arm'>, tcp = 1.0): RunMetrics[] {
+function cell(arm: Arm, per: (i: number) => Omit<HandRun, 'arm'>, tcp = 1.0): RunMetrics[] {
   return [...[1, 2, 3].map((index) => run({ arm, buffer: 30, index, ...per(index) })), run({ arm, buffer: 30, ...per(4), udp: undefined, tcp })];
 }
 
