@@ -14,19 +14,29 @@ const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
   it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target and 15 s at most, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8 });
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8, linkShare: 0 });
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, linkShare: 0 });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
   it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule, no hysteresis, every segment paced by it', () => {
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1, linkShare: 0 });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
     expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
     expect(resolveParameters({ ...PRESETS.paper, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
     expect(resolveParameters(PRESETS.bufferAware, resolveParameters({ ...PRESETS.paper, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
+  });
+
+  it('names the neighbour-first point of the frontier PRESETS.neighbourFirst: the defaults with linkShare on, validated as every set, and spread like every preset', () => {
+    expect(PRESETS.neighbourFirst).toEqual({ ...PRESETS.bufferAware, linkShare: PRESETS.neighbourFirst.linkShare });
+    expect(PRESETS.neighbourFirst.linkShare).toBeGreaterThan(0);
+    expect(Object.isFrozen(PRESETS.neighbourFirst)).toBe(true);
+    expect(resolveParameters({ ...PRESETS.neighbourFirst })).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.neighbourFirst });
+    // Back to the viewer first: a preset spread after it resets the knob.
+    expect(resolveParameters(PRESETS.bufferAware, resolveParameters(PRESETS.neighbourFirst))).toEqual(DEFAULT_PARAMETERS);
+    for (const linkShare of [-0.1, 1.01, NaN]) expect(() => resolveParameters({ linkShare })).toThrow(/linkShare must be a number ≥ 0 and ≤ 1/);
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -101,6 +111,18 @@ describe('probe and hold (probeInterval)', () => {
     expect(limits(12, 4000)!.floorKbps).toBeCloseTo((1 / 0.95) * 2428);
     // Below the hysteresis floor the rule asks of a pace that must let it step up (sammyRuleRequirement): a held segment only keeps its rung.
     expect(limits(12, 4000)!.floorKbps).toBeLessThan((sammyRuleRequirement(parameters).multipleAt!(12) / 0.95) * 2428);
+  });
+
+  it('with linkShare (neighbour first), holds at every buffer level once the link is measured, with no floor: at the link below two thirds of the full level, at linkShare of it from there', () => {
+    const share = { ...parameters, linkShare: 0.7 };
+    const at = (b: number, capacityKbps: number | undefined) => holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters: share });
+    expect(at(2, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
+    expect(at(9.9, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
+    expect(at(10, 4000)!.capKbps).toBeCloseTo((0.7 * 4000) / 0.95);
+    expect(at(30, 2000)).toEqual({ capKbps: (0.7 * 2000) / 0.95, floorKbps: 0 });
+    // The floor the default keeps is gone: a pace below the rung, set by the link, not by the pace.
+    expect(heldPaceKbps(13_700, at(12, 2000)!)).toBeLessThan(2428);
+    expect(at(12, undefined)).toBeUndefined();
   });
 
   it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {

@@ -27,6 +27,7 @@ describe('SammySession', () => {
       stepUpFactor: 1.1,
       probeInterval: 3,
       capacityShare: 0.8,
+      linkShare: 0,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,

@@ -33,7 +33,11 @@ export function holdLimits(input: {
   parameters: Readonly<SammyParameters>;
 }): HoldLimits | undefined {
   const { capacityKbps, fetchedBaseKbps, bufferLevelSeconds: b, parameters: p } = input;
-  if (capacityKbps === undefined || fetchedBaseKbps === undefined || bufferFullness(b, input.fullBufferSeconds) < HOLD_FROM_FULLNESS) return undefined;
+  if (capacityKbps === undefined || fetchedBaseKbps === undefined) return undefined;
+  const shallow = bufferFullness(b, input.fullBufferSeconds) < HOLD_FROM_FULLNESS;
+  // Neighbour first: a share of the link, no floor. The link, not the pace, sets what the rule measures.
+  if (p.linkShare) return { capKbps: ((shallow ? 1 : p.linkShare) * capacityKbps) / (1 - p.overhead), floorKbps: 0 };
+  if (shallow) return undefined;
   return { capKbps: (p.capacityShare * capacityKbps) / (1 - p.overhead), floorKbps: (Math.max(1 / p.beta / (1 + b / p.lookaheadSeconds), 1) * fetchedBaseKbps) / (1 - p.overhead) };
 }
 
