@@ -259,7 +259,8 @@ export function frontierSpec(family: string, familyMbps: number | undefined, top
   const xDomain = [Math.max(0, Math.min(...xs) - 150), Math.max(...xs) + 150];
   const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: ['#7f7f7f', '#9467bd', '#1f77b4', '#2ca02c'] } };
   const x = (field: string) => ({ field, type: 'quantitative', title: 'viewer: mean video bitrate (kbps) → better', scale: { domain: xDomain, nice: false } });
-  const y = (field: string) => ({ field, type: 'quantitative', title: 'neighbour: UDP one-way delay p50 (ms, log) ↓ better', scale: { type: 'log', domain: yDomain, nice: false } });
+  const yTicks = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000].filter((t) => t >= yDomain[0]! && t <= yDomain[1]!);
+  const y = (field: string) => ({ field, type: 'quantitative', title: 'neighbour: UDP one-way delay p50 (ms, log) ↓ better', scale: { type: 'log', domain: yDomain, nice: false }, axis: { values: yTicks } });
   const panel = (buffer: string): vl.TopLevelSpec =>
     ({
       title: buffers.length > 1 ? `buffer target ${buffer}` : '',
@@ -280,7 +281,7 @@ export function frontierSpec(family: string, familyMbps: number | undefined, top
   return {
     title: {
       text: `${family}: viewer bitrate against neighbour delay${mean}`,
-      subtitle: 'marker: median over runs; whiskers: min–max over runs; faint dots: one run beside the UDP flow. Better: right (bitrate) and down (delay).',
+      subtitle: ['marker: median over runs; whiskers: min–max over runs; faint dots: one run beside the UDP flow', 'better: right (more bitrate) and down (less delay)'],
       subtitleColor: 'gray',
     },
     hconcat: buffers.map(panel),
@@ -324,15 +325,17 @@ export function renderFrontierSection(input: { metrics: readonly RunMetrics[]; a
       (arms.length < FRONTIER_ARMS.length ? ` Arms not run here, so their targets are left out: ${FRONTIER_ARMS.filter((a) => !arms.includes(a)).join(', ')}.` : ''),
     '',
   );
-  L.push(`| family | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`, `|---|---|${buffers.map(() => '---').join('|')}|`);
-  for (const family of families) {
-    for (const t of FRONTIER_TARGETS) {
-      const row = buffers.map((b) => checks.find((c) => c.family === family && c.bufferSeconds === b && c.target === t));
-      if (row.every((c) => c === undefined)) continue;
-      L.push(`| ${family} | ${t.arm} vs ${t.against}: ${t.what} ${t.text} | ${row.map((c) => (c ? checkCell(c) : '—')).join(' | ')} |`);
+  if (checks.length) {
+    L.push(`| family | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`, `|---|---|${buffers.map(() => '---').join('|')}|`);
+    for (const family of families) {
+      for (const t of FRONTIER_TARGETS) {
+        const row = buffers.map((b) => checks.find((c) => c.family === family && c.bufferSeconds === b && c.target === t));
+        if (row.every((c) => c === undefined)) continue;
+        L.push(`| ${family} | ${t.arm} vs ${t.against}: ${t.what} ${t.text} | ${row.map((c) => (c ? checkCell(c) : '—')).join(' | ')} |`);
+      }
     }
+    L.push('');
   }
-  L.push('');
   L.push(
     'Per family and arm: median [min–max] over runs; rebuffer time as the mean per run [max]; stalls: runs with a stall / runs; ' +
       'TCP: the bulk TCP neighbour\'s mean throughput beside the video; load: 1-min load average as the runs ended (a shared machine).',

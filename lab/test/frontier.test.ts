@@ -151,6 +151,10 @@ describe('the frontier plot', () => {
     const md = renderFrontierSection({ metrics, arms: ['unpaced', 'sammy'], topVideoKbps: 3300 }).join('\n');
     expect(md).toContain('Arms not run here, so their targets are left out: dashjs-rtp, sammy-neighbour-first.');
     expect(md).not.toContain('sammy-neighbour-first vs dashjs-rtp');
+    // The two anchors alone: their figures and plot, and no targets table to fill.
+    const anchors = renderFrontierSection({ metrics: family([30]).filter((m) => m.arm === 'unpaced' || m.arm === 'dashjs-rtp'), arms: ['unpaced', 'dashjs-rtp'], topVideoKbps: 3300 }).join('\n');
+    expect(anchors).toContain('| 30 s | dashjs-rtp | 3 (3, 0) |');
+    expect(anchors).not.toContain('| family | target |');
     expect(renderFrontierSection({ metrics: metrics.filter((m) => m.arm === 'sammy'), arms: ['sammy'], topVideoKbps: 3300 })).toEqual([]);
   });
 });
