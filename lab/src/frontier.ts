@@ -21,6 +21,13 @@ import { signed, spreadCell } from './sweep-report.js';
 /** The frontier's four arms, in the plot's and the tables' order: the two anchors, then Sammy's two points. */
 export const FRONTIER_ARMS: readonly Arm[] = ['unpaced', 'dashjs-rtp', 'sammy', 'sammy-neighbour-first'];
 
+const FRONTIER_STYLE: Partial<Record<Arm, { color: string; shape: string }>> = {
+  unpaced: { color: '#7f7f7f', shape: 'square' },
+  'dashjs-rtp': { color: '#9467bd', shape: 'diamond' },
+  sammy: { color: '#1f77b4', shape: 'circle' },
+  'sammy-neighbour-first': { color: '#2ca02c', shape: 'triangle-down' },
+};
+
 /** One arm on one family at one buffer target (as issue 33's FamilyCell): the figures the targets and the plot take. */
 export interface FrontierCell extends Pick<FamilyCell, 'family' | 'bufferSeconds' | 'arm' | 'runs' | 'udpRuns' | 'tcpRuns' | 'familyMbps'> {
   /**
@@ -265,7 +272,9 @@ export function frontierSpec(family: string, familyMbps: number | undefined, top
   const xs = [...points.flatMap((p) => [p.bitrateMin, p.bitrateMax]), ...dots.map((d) => d.bitrateKbps)];
   const yDomain = [Math.min(...ys) / 1.3, Math.max(...ys) * 1.3];
   const xDomain = [Math.max(0, Math.min(...xs) - 150), Math.max(...xs) + 150];
-  const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: ['#7f7f7f', '#9467bd', '#1f77b4', '#2ca02c'] } };
+  // Each arm keeps its colour and shape whichever of the four ran: anchors grey and purple, Sammy blue and green.
+  const style = (a: Arm) => FRONTIER_STYLE[a] ?? { color: '#8c564b', shape: 'cross' };
+  const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: arms.map((a) => style(a).color) } };
   const x = (field: string) => ({ field, type: 'quantitative', title: 'viewer: mean video bitrate (kbps) → better', scale: { domain: xDomain, nice: false } });
   const yTicks = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000].filter((t) => t >= yDomain[0]! && t <= yDomain[1]!);
   const y = (field: string) => ({ field, type: 'quantitative', title: 'neighbour: UDP one-way delay p50 (ms, log) ↓ better', scale: { type: 'log', domain: yDomain, nice: false }, axis: { values: yTicks } });
@@ -281,7 +290,7 @@ export function frontierSpec(family: string, familyMbps: number | undefined, top
         {
           data: { values: points.filter((p) => p.buffer === buffer) },
           mark: { type: 'point', filled: true, size: 140, opacity: 1 },
-          encoding: { x: x('bitrateKbps'), y: y('udpP50Ms'), color, shape: { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: ['square', 'diamond', 'circle', 'triangle-down'] } } },
+          encoding: { x: x('bitrateKbps'), y: y('udpP50Ms'), color, shape: { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: arms.map((a) => style(a).shape) } } },
         },
       ],
     }) as unknown as vl.TopLevelSpec;

@@ -130,6 +130,9 @@ describe('the frontier plot', () => {
     const spec = frontierSpec('fcc', 4.4, 3300, points, frontierRunDots(metrics, 'fcc'), FOUR) as unknown as { hconcat: Array<{ title: string }>; title: { text: string } };
     expect(spec.hconcat.map((p) => p.title)).toEqual(['buffer target 30 s', 'buffer target 240 s']);
     expect(spec.title.text).toBe('fcc: viewer bitrate against neighbour delay, link mean 4.40 Mbit/s = 1.33 × top');
+    // Each arm keeps its colour whichever ran: Sammy's default is blue beside unpaced alone too.
+    const two = frontierSpec('fcc', 4.4, 3300, points, [], ['unpaced', 'sammy']) as unknown as { hconcat: Array<{ layer: Array<{ encoding: { color: { scale: { range: string[] } } } }> }> };
+    expect(two.hconcat[0]!.layer[3]!.encoding.color.scale.range).toEqual(['#7f7f7f', '#1f77b4']);
   });
 
   it('renders one PNG and SVG per family through Vega and resvg, and the section embeds it', async () => {
