@@ -26,9 +26,9 @@ export interface SammyParameters {
   /** A held segment's pace at most, as a share of the link's capacity the probes measured, in (0, 1]. */
   capacityShare: number;
   /**
-   * The neighbour-first knob, in [0, 1) (0: off, the viewer first). Once the link has measurably capped a video
-   * download, every video request but a probe is paced at most at this share of the link's measured capacity from
-   * two thirds of the full level (below it, at the link's capacity: a stall is near), even below the rung's held
+   * The neighbour-first knob, a share in [0, 1] (0: off, the viewer first). Once the link has measurably capped a
+   * video download, every video request but a probe is paced at most at this share of the link's measured capacity
+   * from two thirds of the full level (below it, at the link's capacity: a stall is near), even below the rung's held
    * floor: the bitrate rule then settles on what that share carries, and the queue in front of the neighbour stays
    * empty while the link holds. Lower: emptier queue, lower bitrate (README, "The frontier").
    */
@@ -88,7 +88,7 @@ const BUFFER_AWARE: PacePreset = { c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBu
 export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset; readonly neighbourFirst: PacePreset } = {
   paper: PAPER_PACE,
   bufferAware: /* @__PURE__ */ Object.freeze(BUFFER_AWARE),
-  neighbourFirst: /* @__PURE__ */ Object.freeze({ ...BUFFER_AWARE, linkShare: 0.7 }),
+  neighbourFirst: /* @__PURE__ */ Object.freeze({ ...BUFFER_AWARE, linkShare: 0.6 }),
 };
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
-import { minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
-import { decideBitrate, decidePace, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
+import { LOW_BUFFER_SAFETY, minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
+import { decideBitrate, decidePace, GUARD_AFTER_SAMPLES, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
 import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
 import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
 import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShortfalls } from '../src/policy/pace-requirements.js';
@@ -164,16 +164,22 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
     expect(paceRequest(state, { ...request, scheduleKbps: undefined }, p)).toMatchObject({ paceRateKbps: undefined, held: false });
   });
 
-  it('a step up with a refetch leaves the refetched segments and the one after unheld, at least at the probes’ rate', () => {
+  it('a step up with a refetch leaves the refetched segments and the one after unheld, at the probes’ rate when the link capped the last (no faster: issue 39), else at least at it', () => {
     let state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
     expect(state).toMatchObject({ unheldLeft: 3, spaced: false });
     for (let i = 0; i < 3; i++) {
+      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule and below the 13 700 one; it measures its pace (held).
+      expect(paceRequest(state, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 5300, held: true });
       const paced = paceRequest(state, { ...request, scheduleKbps: 4000 }, p);
-      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule.
-      expect(paced).toMatchObject({ paceRateKbps: 5300, held: false });
+      expect(paced).toMatchObject({ paceRateKbps: 5300, held: true });
       state = paced.state;
     }
     expect(state.unheldLeft).toBe(0);
+    // A last probe that kept its pace (the link not measured capping): at the schedule, at least at the probes' rate.
+    const free = nextProbeState(probeSample(INITIAL_PROBE_STATE, 12_000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
+    expect(paceRequest(free, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // 12 000 / 0.95 = 12 632 → 12 600 (rtp rounds to the nearest 100).
+    expect(paceRequest(free, { ...request, scheduleKbps: 4000 }, p)).toMatchObject({ paceRateKbps: 12_600, held: false });
     expect(nextProbeState(state, { type: 'switch', refetchSeconds: undefined, segmentSeconds: 4 }, p).unheldLeft).toBe(0);
   });
 
@@ -203,6 +209,24 @@ describe('the rule at a shallow buffer (decideBitrate)', () => {
     expect(at(SHALLOW_BUFFER_SECONDS, 3274).estimateKbps).toBe(4550);
     // No estimate yet: the player's own start.
     expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionEstimateKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
+  });
+
+  it(`below two segments of buffer is as careful as dash.js’s InsufficientBufferRule once the session has ${GUARD_AFTER_SAMPLES} samples: the next segment downloads within ${LOW_BUFFER_SAFETY} of the buffer at the estimate`, () => {
+    // Issue 39's real failure: 2300–3300 kbps held with 0–5 s of buffer on a 1–3 Mbit/s link. Eq. 1 at 2 s
+    // with a 3000 kbps estimate allows 2300 (0.7 × 3000 × 1.1 = 2310); the guard 0.7 × 3000 × 2 / 4 = 1050: 750.
+    const at = (bufferLevelSeconds: number, sessionSamples: number | undefined) =>
+      decideBitrate({ ...input, bufferLevelSeconds, sessionEstimateKbps: 3000, linkThroughputKbps: undefined, segmentSeconds: 4, sessionSamples }).bitrateKbps;
+    expect(at(2, GUARD_AFTER_SAMPLES)).toBe(750);
+    expect(at(2, GUARD_AFTER_SAMPLES - 1)).toBe(2300);
+    expect(at(2, undefined)).toBe(2300);
+    // An empty buffer: the lowest rung, as dash.js’s rule picks.
+    expect(at(0, 5)).toBe(300);
+    // From two segments of buffer Eq. 1 is the stricter: nothing changes.
+    expect(at(8, 5)).toBe(2300);
+    expect(at(8, 5)).toBe(decideBitrate({ ...input, bufferLevelSeconds: 8, sessionEstimateKbps: 3000, linkThroughputKbps: undefined }).bitrateKbps);
+    // Without a known segment duration there is no guard (a player that reports none is as before).
+    expect(decideBitrate({ ...input, bufferLevelSeconds: 2, sessionEstimateKbps: 3000, linkThroughputKbps: undefined, sessionSamples: 5 }).bitrateKbps).toBe(2300);
+    expect(selectBitrateKbps({ bitratesKbps: [300, 750, 1500, 2300, 3300], estimateKbps: 3000, bufferLevelSeconds: 4, beta: 0.7, lookaheadSeconds: 20, segmentSeconds: 4, guardLowBuffer: true })).toBe(1500);
   });
 
   it('the latest video download counts when the link held it back (unpaced, or below 80% of its pace), not when its pace did', () => {
@@ -267,10 +291,14 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 5 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: 1.7 })).toBe(2300);
-    // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where 3300 is kept (3896 ≤ 4000): it steps up once.
+    // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where Eq. 1 keeps 3300 (3896 ≤ 4000) but the low-buffer
+    // guard (which the step up is held to from the first sample) allows 0.7 × 4000 × 4.2 / 4 = 2940: it would
+    // step back down. At 28 s, 28 s refetched in 23.1 s leaves 4.9 s (3430): it steps up once.
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 20 })).toBe(2300);
-    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(3300);
-    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5), guardLowBuffer: true })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 28 })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(28, 3300, 4000, 4, 1.5), guardLowBuffer: true })).toBe(3300);
     // Below 1.5 s dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
     // step up's first segment, so Eq. 1 at the buffer as it is; no hysteresis (the paper): Eq. 1 alone.
     expect(bufferAfterStepUp(1.4, 3300, 4000, 4, 1.5)).toBe(1.4);

@@ -39,7 +39,23 @@ export interface BitrateChoiceInput {
    * SegmentTimeline, as ffmpeg writes). Undefined: the player refetches nothing.
    */
   stepUpRefetchSeconds?: number;
+  /**
+   * The low-buffer guard (`LOW_BUFFER_SAFETY`): on once the session has measured enough of the link
+   * (the player's own rule ignores the first two segments, as this does).
+   */
+  guardLowBuffer?: boolean;
 }
+
+/**
+ * The low-buffer guard's safety factor: the next segment of r must download in this share of the
+ * buffer at the estimate, r ≤ LOW_BUFFER_SAFETY · x · B0 / segment seconds. dash.js's
+ * InsufficientBufferRule (its `throughputSafetyFactor`, 5.2.1): below a few seconds of buffer the
+ * rule is as careful as the player's own ABR, where Eq. 1's look-ahead would let a shallow buffer
+ * pay for a rung the link cannot carry (issue 39: 2.3–3.3 Mbit/s held with 0–5 s of buffer on a
+ * 1–3 Mbit/s link, 9–14 s of stalls where dash.js dropped to its lowest rung). From two segments of
+ * buffer it is looser than Eq. 1 and changes nothing.
+ */
+export const LOW_BUFFER_SAFETY = 0.7;
 
 /** Highest bitrate the rule allows at this throughput and buffer: β·x·(1 + B0/D). */
 export function sustainableBitrateKbps(throughputKbps: number, bufferLevelSeconds: number, beta: number, lookaheadSeconds: number): number {
@@ -67,14 +83,14 @@ export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: numb
 }
 
 /**
- * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback); the
- * lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
+ * Picks a bitrate from the ladder by Eq. 1 (without an estimate: at or below the fallback) and,
+ * with `guardLowBuffer`, the low-buffer guard (`LOW_BUFFER_SAFETY`); the lowest when none fits. Keeping or stepping down needs Eq. 1 alone. With hysteresis
  * (`stepUpFactor` > 0) stepping up above the current rung also needs:
  * - an estimate of `stepUpFactor` × the new rung (from the probes, `stepUpEstimateKbps`, when
  *   held segments measure their pace below the link): Eq. 1's look-ahead lets a deep buffer pay for
  *   a rung the link cannot carry (Appendix A), which on a link between two rungs alternates
  *   between them; this steps up only to a rung the link sustains;
- * - Eq. 1 for the new rung at the buffer left once the player has refetched what the step up
+ * - Eq. 1 (and the low-buffer guard) for the new rung at the buffer left once the player has refetched what the step up
  *   makes it refetch (`bufferAfterStepUp`), and that buffer long enough to download the next
  *   segment of it: otherwise the next request, at that lower buffer, stalls or steps back down,
  *   and dash.js refetches the same segments once more at the lower rung (README, "The evidence").
@@ -88,6 +104,9 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   const { beta, lookaheadSeconds, bufferLevelSeconds, stepUpFactor = 0 } = input;
   const limit = estimated ? sustainableBitrateKbps(x, bufferLevelSeconds, beta, lookaheadSeconds) : (input.fallbackBitrateKbps ?? 0);
   const segmentSeconds = input.segmentSeconds ?? 0;
+  // The next segment downloads within LOW_BUFFER_SAFETY of the buffer (at an empty one: the lowest).
+  // (A step up, a choice the rule need not make, is held to it from the first sample on.)
+  const bufferLimit = (b: number, guarded = input.guardLowBuffer) => (estimated && guarded && segmentSeconds > 0 ? (LOW_BUFFER_SAFETY * x * Math.max(0, b)) / segmentSeconds : Infinity);
   const canStepUp = (r: number) => {
     if (!stepUpFactor) return true;
     // The refetches and the next download go unheld, at the probes' estimate; Eq. 1 at the
@@ -97,10 +116,10 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
     const left = bufferAfterStepUp(bufferLevelSeconds, r, up, segmentSeconds, input.stepUpRefetchSeconds);
     // After a refetch the next segment of r must download before the buffer runs out, too.
     const nextDownload = left < bufferLevelSeconds ? (segmentSeconds * r) / up : 0;
-    return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x!;
+    return left >= nextDownload && minimumThroughputKbps(r, left, beta, lookaheadSeconds) <= x! && r <= bufferLimit(left, true);
   };
   let chosen = lowest;
   // Without an estimate (no current rung to hold to), the fallback alone.
-  for (const r of ladder) if (r <= limit && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
+  for (const r of ladder) if (r <= limit && r <= bufferLimit(bufferLevelSeconds) && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
   return chosen;
 }

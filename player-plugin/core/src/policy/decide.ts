@@ -25,8 +25,13 @@ export interface BitrateDecisionInput {
   segmentSeconds?: number;
   /** The buffer level, seconds, from which a step up makes the player refetch its buffer (bitrate.ts); undefined: never. */
   stepUpRefetchSeconds?: number;
+  /** Downloads of this media type measured in this session, count: from `GUARD_AFTER_SAMPLES` on, the low-buffer guard applies (bitrate.ts). */
+  sessionSamples?: number;
   parameters: Readonly<SammyParameters>;
 }
+
+/** The low-buffer guard applies from this many of the session's own samples on: dash.js's InsufficientBufferRule ignores its first two segments. */
+export const GUARD_AFTER_SAMPLES = 2;
 
 /** A bitrate choice with the inputs it was made from. */
 export interface BitrateChoice {
@@ -64,6 +69,7 @@ export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
     ...input,
     estimateKbps,
     stepUpEstimateKbps: input.phase === 'initial' ? undefined : input.stepUpEstimateKbps,
+    guardLowBuffer: input.sessionSamples! >= GUARD_AFTER_SAMPLES,
     fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
   return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, estimateKbps, bufferLevelSeconds: input.bufferLevelSeconds };

@@ -184,6 +184,7 @@ export class SammySession implements SammyControl {
       currentBitrateKbps: before,
       segmentSeconds: this.#segmentSeconds[mediaType],
       stepUpRefetchSeconds: input.stepUpRefetchSeconds,
+      sessionSamples: this.#samples[mediaType].length,
       parameters: this.#params,
     });
     if (video && choice.bitrateKbps !== before) {
