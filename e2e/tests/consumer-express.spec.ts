@@ -5,7 +5,7 @@
  * (`node server.mjs`; Node 20 on the project's machines). npm says what the README says it says about
  * koffi's install script; strict `tsc` (checkJs) passes; the server prints where it serves; a paced GET
  * arrives at its rtp (never 10 % fast, measured by the client on a warm connection), paced by the kernel with
- * koffi's install script never run; and a cross-origin preflight carrying CMCD headers is answered. Twice: with the Express the README
+ * koffi's install script never run; a second server on the same port says so and exits 1; and a cross-origin preflight carrying CMCD headers is answered. Twice: with the Express the README
  * installs (the newest, 5), and with the oldest Express the middleware's peer range accepts (4.21.0,
  * with Express 4's typings), which many servers still run.
  */
@@ -142,6 +142,34 @@ for (const { label, version, types } of VARIANTS) {
       server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
       await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
       await expect.poll(() => serverOutput).toContain(`serving ./${MEDIA_DIR} at http://localhost:${port}/media/`);
+    });
+
+    test('a taken port is named on stderr with PORT to choose another, exit 1, never "serving"; without PORT it is 3000, not the reference origin\'s 8080', async () => {
+      const run = (env: NodeJS.ProcessEnv) => {
+        const child = spawn(process.execPath, ['server.mjs'], { cwd: app!.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const out = { stdout: '', stderr: '' };
+        child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()));
+        child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        return { child, out, exited };
+      };
+      // The first server (above) holds `base`'s port.
+      const port = Number(new URL(base).port);
+      const second = run({ ...process.env, PORT: String(port) });
+      expect(await second.exited, second.out.stderr).toBe(1);
+      expect(second.out.stdout).not.toContain('serving');
+      expect(second.out.stderr).toContain(`cannot serve on port ${port}: listen EADDRINUSE`);
+      expect(second.out.stderr).toContain(`PORT=${port + 1} node server.mjs`);
+      // Unset PORT: 3000 (serving there, or saying 3000 is taken on a busy machine), never 8080.
+      const { PORT: _unset, ...withoutPort } = process.env;
+      const defaulted = run(withoutPort);
+      try {
+        await expect.poll(() => defaulted.out.stdout + defaulted.out.stderr, { timeout: 20_000 }).toMatch(/serving|cannot serve/);
+        expect(defaulted.out.stdout + defaulted.out.stderr).toMatch(/http:\/\/localhost:3000\/media\/|cannot serve on port 3000:/);
+      } finally {
+        defaulted.child.kill('SIGTERM');
+        await defaulted.exited;
+      }
     });
 
     test('a paced GET arrives at its rtp (never 10 % fast) on a warm connection; the same file unpaced is far faster', async () => {

@@ -7,6 +7,7 @@
  *   sammy                the Sammy plugin with its defaults (PRESETS.bufferAware's pace design)
  *   pace-only            dash.js's own ABR (DYNAMIC) with Sammy's pace: the plugin's pace-only mode
  *   sammy-paper          the Sammy plugin with PRESETS.paper (the paper's pace design)
+ *   sammy-neighbour-first  the Sammy plugin with PRESETS.neighbourFirst (the neighbour's delay before the bitrate)
  */
 import { MediaPlayer, type LogLevel } from 'dashjs';
 import { roundRtpKbps, writeRtp } from 'sammy-pacing-protocol';
@@ -64,6 +65,9 @@ export const setup: SetupPlayer = (page) => {
       break;
     case 'sammy-paper':
       page.sammy(attach(player, { enabled: true, ...PRESETS.paper }));
+      break;
+    case 'sammy-neighbour-first':
+      page.sammy(attach(player, { enabled: true, ...PRESETS.neighbourFirst }));
       break;
     default:
       throw unknownArm('dash.js', arm);

@@ -3,13 +3,14 @@
  *
  *   hlsjs-unpaced   hls.js defaults, no CMCD: the control
  *   hlsjs-sammy     `new Hls(sammyConfig())` + `attach(hls)` from sammy-pacing-hlsjs, defaults
+ *   hlsjs-sammy-neighbour-first  the same with `attach(hls, { ...PRESETS.neighbourFirst })`
  *
  * Chunks from FRAG_LOADED, the rendered quality from LEVEL_SWITCHED (hls.js fires it when the
  * fragment under the playhead comes from another level). A level's bitrate is its variant's
  * BANDWIDTH, which in HLS counts the audio rendition too (~130 kbps above the DASH video bitrate).
  */
 import Hls, { type HlsConfig } from 'hls.js';
-import { attach, sammyConfig } from 'sammy-pacing-hlsjs';
+import { attach, PRESETS, sammyConfig } from 'sammy-pacing-hlsjs';
 import { unknownArm, type SetupPlayer } from './lab-page.js';
 
 /**
@@ -35,6 +36,10 @@ export const setup: SetupPlayer = (page) => {
       // sammyConfig: hls.js builds its ABR controller and fragment loader in the constructor; attach before loadSource.
       hls = new Hls(sammyConfig(buffer));
       page.sammy(attach(hls));
+      break;
+    case 'hlsjs-sammy-neighbour-first':
+      hls = new Hls(sammyConfig(buffer));
+      page.sammy(attach(hls, { ...PRESETS.neighbourFirst }));
       break;
     default:
       throw unknownArm('hls.js', arm);

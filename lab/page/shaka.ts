@@ -3,13 +3,14 @@
  *
  *   shaka-unpaced   Shaka's defaults (SimpleAbrManager), no CMCD: the control
  *   shaka-sammy     `attach(player)` from sammy-pacing-shaka, defaults (Sammy's AbrManager, rtp in Shaka's CMCD)
+ *   shaka-sammy-neighbour-first  `attach(player, { ...PRESETS.neighbourFirst })`
  *
  * Chunks come from a networking-engine response filter; the rendered quality from the playhead:
  * Shaka's `adaptation`/`variantchanged` fire when a variant is chosen, which with a deep buffer is
  * minutes before it is on screen.
  */
 import shaka from 'shaka-player';
-import { attach } from 'sammy-pacing-shaka';
+import { attach, PRESETS } from 'sammy-pacing-shaka';
 import { unknownArm, type SetupPlayer } from './lab-page.js';
 import { PlayheadQuality } from './playhead-quality.js';
 
@@ -35,6 +36,9 @@ export const setup: SetupPlayer = async (page) => {
     case 'shaka-sammy':
       // Before load(): Shaka makes its AbrManager and copies the request filters when a load starts.
       page.sammy(attach(player));
+      break;
+    case 'shaka-sammy-neighbour-first':
+      page.sammy(attach(player, { ...PRESETS.neighbourFirst }));
       break;
     default:
       throw unknownArm('Shaka', arm);

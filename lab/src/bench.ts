@@ -6,15 +6,14 @@ import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findVarnish } from '@sammy/varnish';
 import { launchInNamespace, type NamespacedBrowser } from './browser.js';
-import { ARM_LABELS, ARM_SPECS, bufferTargetsOf, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig, type Neighbour } from './config.js';
+import { ARM_LABELS, ARM_SPECS, bufferTargetsOf, configProblem, EDGE_LABELS, NEIGHBOUR_LABELS, type BenchConfig } from './config.js';
 import { labCertificate, type LabCertificate } from './lab-certificate.js';
 import { runMetrics, type RawRun, type RunMetrics } from './measurements.js';
 import { hlsMasterPath, manifestFile } from './media.js';
-import { plotGameTimeline, plotNeighbours, plotTimeSeries, plotTraceFamilies, representativeRuns } from './plots.js';
 import { cleanupOnExit, inNs, killAllChildren, lastLine, run, runSync, sleep, start, waitForLine } from './processes.js';
 import { Progress } from './progress.js';
-import { armPairs, checkFamilyTargets, familyCells } from './family-report.js';
-import { metricsCsv, renderMarkdown, summarise, traceSummaries, type BenchEnvironment } from './report.js';
+import type { BenchEnvironment } from './report.js';
+import { writeResults } from './results.js';
 import { ProtocolMismatchError, runOnce, runTag, type PreparedTrace, type RunContext } from './run.js';
 import { peakMbps, sessionMeanMbps, writeOpportunities } from './traces.js';
 import { nodeScript, PAGE_DIR } from './scripts.js';
@@ -151,7 +150,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (config.traces) {
     env.traces = prepared.map((p) => ({
       id: p!.lab.id, family: p!.lab.family, file: p!.lab.file, format: p!.lab.format, periodSeconds: p!.lab.periodSeconds,
-      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace),
+      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace), ...(p!.lab.scale !== undefined ? { scale: p!.lab.scale } : {}),
     }));
   }
   const raw: RawRun[] = [];
@@ -256,31 +255,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   );
   if (env.baseRttMs && tcpMin !== undefined) env.baseRttMs.tcpMinRtt = tcpMin;
 
-  const plots: string[] = [];
-  try {
-    const reps = representativeRuns(raw, metrics, config.arms);
-    if (reps.size) plots.push(await plotTimeSeries(reps, join(dir, 'plots')));
-    plots.push(...(await plotNeighbours(raw, config.arms, join(dir, 'plots'))));
-    if (config.neighbours.includes('game')) {
-      const g = await plotGameTimeline(raw, metrics, config.arms, join(dir, 'plots'));
-      if (g) plots.push(g);
-    }
-    if (config.traces) plots.push(...(await plotTraceFamilies(raw, metrics, config.arms, join(dir, 'plots'))));
-  } catch (err) {
-    progress.log(`plots failed: ${(err as Error).message}`);
-  }
-  writeFileSync(join(dir, 'runs.csv'), metricsCsv(metrics));
-  const neighbours: Array<Neighbour | 'all'> = ['all', ...config.neighbours];
-  // The traces' parsed steps are in the trace files; the summary keeps their description (env.traces).
-  const configOut = { ...config, traces: config.traces?.map((t) => t.id) };
-  const cells = config.traces ? familyCells(metrics, config.arms) : [];
-  const families = config.traces ? { cells, pairs: armPairs(cells), targets: checkFamilyTargets(cells, env.topVideoKbps) } : undefined;
-  writeFileSync(
-    join(dir, 'summary.json'),
-    JSON.stringify({ config: configOut, env, summaries: summarise(metrics, config.arms, neighbours), ...(config.traces ? { traceSummaries: traceSummaries(metrics, config.arms), families } : {}), metrics }, null, 2),
-  );
-  const reportPath = join(dir, 'report.md');
-  writeFileSync(reportPath, renderMarkdown({ config, env, metrics, plots }));
+  const reportPath = await writeResults({ dir, config, env, raw, metrics, log: (line) => progress.log(line) });
   progress.log(`report: ${reportPath}`);
   if (fatal) throw new Error(`${fatal.message}; stopped after this run (report: ${reportPath})`);
   return { dir, metrics, runs: raw, env, reportPath };

@@ -35,6 +35,7 @@ import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, FILM_4K_MANIFEST_PATH, isMed
 import { HOME_LINK, HOME_QUEUES, HOME_QUEUE_SPECS, parseLinkFlags } from './home-link.js';
 import { LAB_DIR } from './scripts.js';
 import { loadTrace, loadTraceDir, peakMbps, selectTraces, type LabTrace } from './traces.js';
+import { parseTraceScale, scaleLabTrace } from './trace-scale.js';
 
 export const HELP = `Sammy lab bench: real Chromium + dash.js, Shaka Player or hls.js behind a ${BOTTLENECK_MBPS} Mbit/s bottleneck, one neighbour at a time.
 Linux, root (it creates network namespaces, and always removes them).
@@ -74,6 +75,9 @@ usage: npm run bench:lab -- [flags]
   --families LIST    with --traces: only these families (comma-separated sub-folder names)
   --traces-per-family N  with --traces: at most N traces per family, spread over its range (sorted by their
                      mean over the session, the middle of N equal shares; 1: the median trace)
+  --trace-scale F    with --trace/--traces: every rate of each trace × F (a positive number), a real link's shape at
+                     another mean (e.g. nyc-lte × 0.55 ≈ 1.2 × the top); its family and id are marked ×F, the report and
+                     runs.csv give the scaled means. --families and --traces-per-family pick by the file's own rates
   --udp-mbps R       the UDP neighbour's rate (default ${PAPER_NEIGHBOURS.udpRateMbps}, the paper's; with --trace/--traces 1/8 of each
                      trace's mean over the session, as the paper's 5 of 40 Mbit/s: 5 Mbit/s would fill a slow trace alone)
   --game-mbps R      the game neighbour's maxBitrate, Mbit/s (default ${GAME_DEFAULTS.linkShare * 100} % of --rate)
@@ -142,6 +146,7 @@ export function parseCliArgs(args: string[]): CliParse {
       traces: { type: 'string' },
       families: { type: 'string' },
       'traces-per-family': { type: 'string' },
+      'trace-scale': { type: 'string' },
       'udp-mbps': { type: 'string' },
       'game-mbps': { type: 'string' },
       'game-fps': { type: 'string' },
@@ -171,6 +176,8 @@ export function parseCliArgs(args: string[]): CliParse {
     if (values[flag] !== undefined && values.traces === undefined) throw new Error(`--${flag} picks traces of --traces DIR; give --traces too`);
   }
   const { home } = parseLinkFlags(values.link, values.queue, { rate: values.rate !== undefined, rttMs: values['rtt-ms'] !== undefined, trace: (values.trace ?? values.traces) !== undefined });
+  if (values['trace-scale'] !== undefined && values.trace === undefined && values.traces === undefined) throw new Error('--trace-scale scales a trace-driven link; give --trace FILE or --traces DIR too');
+  const traceScale = values['trace-scale'] === undefined ? undefined : parseTraceScale(values['trace-scale']);
   const durationSeconds = positive(values.duration, (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS, 'duration');
   let traces: LabTrace[] | undefined;
   if (values.trace !== undefined) traces = [loadTrace(values.trace)];
@@ -180,9 +187,10 @@ export function parseCliArgs(args: string[]): CliParse {
     const families = values.families?.split(',').map((s) => s.trim()).filter(Boolean);
     traces = selectTraces(loadTraceDir(values.traces), { families, perFamily, sessionSeconds: durationSeconds });
   }
+  if (traces && traceScale !== undefined) traces = traces.map((t) => scaleLabTrace(t, traceScale));
   for (const t of traces ?? []) {
     const peak = peakMbps(t.trace);
-    if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
+    if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}${t.scale !== undefined ? ` × ${t.scale}` : ''}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
   }
   let gameSize: { width: number; height: number } | undefined;
   if (values['game-size'] !== undefined) {

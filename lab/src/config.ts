@@ -8,7 +8,8 @@ import type { LabTrace } from './traces.js';
 /**
  * The players the paper compares (Section 5.5 and 6), and dash.js's own ABR with Sammy's pace
  * (`pace-only`, issue 14), selected on the lab page by `?arm=`; then Sammy with the paper's pace
- * design (`sammy-paper`: `PRESETS.paper`, the defaults before issue 17) and the Shaka Player and
+ * design (`sammy-paper`: `PRESETS.paper`, the defaults before issue 17), Sammy with the neighbour
+ * first (`*sammy-neighbour-first`: `PRESETS.neighbourFirst`, issue 39) and the Shaka Player and
  * hls.js adapters, each next to its own player's unpaced control.
  */
 export const ARMS = [
@@ -18,10 +19,13 @@ export const ARMS = [
   'sammy',
   'pace-only',
   'sammy-paper',
+  'sammy-neighbour-first',
   'shaka-unpaced',
   'shaka-sammy',
+  'shaka-sammy-neighbour-first',
   'hlsjs-unpaced',
   'hlsjs-sammy',
+  'hlsjs-sammy-neighbour-first',
 ] as const;
 export type Arm = (typeof ARMS)[number];
 
@@ -51,10 +55,13 @@ export const ARM_SPECS: Record<Arm, ArmSpec> = {
   sammy: { player: 'dashjs', label: 'Sammy (defaults = PRESETS.bufferAware)', control: 'unpaced', judged: true },
   'pace-only': { player: 'dashjs', label: 'dash.js ABR + Sammy pace (pace-only)', control: 'unpaced', judged: false },
   'sammy-paper': { player: 'dashjs', label: 'Sammy PRESETS.paper (the paper’s pace design)', control: 'unpaced', judged: true },
+  'sammy-neighbour-first': { player: 'dashjs', label: 'Sammy PRESETS.neighbourFirst (the neighbour first)', control: 'unpaced', judged: true },
   'shaka-unpaced': { player: 'shaka', label: 'Shaka default ABR, unpaced', control: 'shaka-unpaced', judged: false },
   'shaka-sammy': { player: 'shaka', label: 'Shaka + Sammy (defaults)', control: 'shaka-unpaced', judged: true },
+  'shaka-sammy-neighbour-first': { player: 'shaka', label: 'Shaka + Sammy PRESETS.neighbourFirst', control: 'shaka-unpaced', judged: true },
   'hlsjs-unpaced': { player: 'hlsjs', label: 'hls.js default ABR, unpaced', control: 'hlsjs-unpaced', judged: false },
   'hlsjs-sammy': { player: 'hlsjs', label: 'hls.js + Sammy (defaults)', control: 'hlsjs-unpaced', judged: true },
+  'hlsjs-sammy-neighbour-first': { player: 'hlsjs', label: 'hls.js + Sammy PRESETS.neighbourFirst', control: 'hlsjs-unpaced', judged: true },
 };
 
 export const ARM_LABELS = Object.fromEntries(ARMS.map((a) => [a, ARM_SPECS[a].label])) as Record<Arm, string>;
@@ -66,8 +73,8 @@ export function armsByPlayer(arms: readonly Arm[]): Arm[] {
 
 /** Arms a plain `bench:lab` runs (the paper's four); the others are asked for by name (pace-only runs by default with traces). */
 export const DEFAULT_ARMS: readonly Arm[] = ['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy'];
-/** With --trace/--traces: the issue's four arms. */
-export const TRACE_ARMS: readonly Arm[] = ['unpaced', 'sammy', 'pace-only', 'dashjs-rtp'];
+/** With --trace/--traces: issue 39's four, the frontier's two anchors and Sammy's two points (pace-only by name). */
+export const TRACE_ARMS: readonly Arm[] = ['unpaced', 'sammy', 'sammy-neighbour-first', 'dashjs-rtp'];
 
 /**
  * With a trace the downlink's tbf stays (its counters show what left the router) at this rate,

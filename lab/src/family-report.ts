@@ -206,9 +206,11 @@ export interface FamilyTargetCheck {
   verdict: string;
 }
 
-const EPS = 1e-9;
-const fmt = (x: number | undefined, digits: number): string => (x === undefined ? '—' : x.toFixed(digits));
-const plus = (x: number, digits: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
+/** Below this a difference is rounding, not a miss. */
+export const EPS = 1e-9;
+export const fmt = (x: number | undefined, digits: number): string => (x === undefined ? '—' : x.toFixed(digits));
+/** A difference with its sign, in display units. */
+export const plus = (x: number, digits: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
 
 function checkOne(cells: readonly FamilyCell[], family: string, bufferSeconds: number | undefined, target: FamilyTarget, topVideoKbps: number): FamilyTargetCheck {
   const base = { family, ...(bufferSeconds !== undefined ? { bufferSeconds } : {}), target };

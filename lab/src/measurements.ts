@@ -77,8 +77,10 @@ export interface RunTrace {
   format: string;
   /** Mean capacity of one pass of the trace as the file has it, Mbit/s. */
   meanMbps: number;
-  /** Mean capacity over the session's first `durationSeconds` (looped), Mbit/s. */
+  /** Mean capacity over the session's first `durationSeconds` (looped), Mbit/s; with a scale, of the scaled trace. */
   sessionMeanMbps: number;
+  /** `--trace-scale`: every rate of the file × this (absent: as the file has it). */
+  scale?: number;
   /** The delay line's trace id (its stats lines carry it), its clock start (ms since the epoch, at the play request), its opportunities and period. */
   linkId: number;
   startedAt: number;
@@ -239,8 +241,10 @@ export interface RunMetrics {
   /** With traces: the trace (family/name) and its family. */
   trace?: string;
   family?: string;
-  /** Mean capacity the trace offered over the session, Mbit/s. */
+  /** Mean capacity the trace offered over the session, Mbit/s (scaled, with `--trace-scale`). */
   traceMbps?: number;
+  /** `--trace-scale` of the run's trace (absent: the file's own rates). */
+  traceScale?: number;
   qualitySwitches?: number;
   /** Stalled time / time since playback started. */
   rebufferRatio?: number;
@@ -556,6 +560,7 @@ export function runMetrics(run: RawRun): RunMetrics {
     ...(run.game?.flowingAt !== undefined ? { gameAlone: gameMetrics(run.game, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),
     ...(run.loadAvg ? { loadAvg1: run.loadAvg.end[0] } : {}),
     ...(run.trace ? { trace: run.trace.id, family: run.trace.family, traceMbps: run.trace.sessionMeanMbps } : {}),
+    ...(run.trace?.scale !== undefined ? { traceScale: run.trace.scale } : {}),
     qualitySwitches: qualitySwitches(p, endAt),
     rebufferRatio: played && played > 0 ? rb.seconds / played : undefined,
     ...(achieved ? { link: (({ perSecond: _, ...rest }) => rest)(achieved) } : {}),

@@ -37,7 +37,7 @@ export interface BenchEnvironment {
   wallSeconds?: number;
   failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string; bufferSeconds?: number }>;
   /** With traces: each one as the bench read it. */
-  traces?: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number }>;
+  traces?: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number; scale?: number }>;
 }
 
 type MetricKey =
@@ -270,7 +270,7 @@ export function renderMarkdown(input: {
     L.push(
       ...renderTraceSection({
         metrics, arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
-        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps,
+        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps, plots: input.plots,
       }),
     );
   }
@@ -318,6 +318,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
     'game_p50_ms', 'game_p95_ms', 'game_p99_ms', 'game_over50_share', 'game_over100_share', 'game_freezes', 'game_freeze_s', 'game_frames_dropped',
     'game_received_mbps', 'game_rtt_ms', 'game_jitter_ms', 'game_cpu_limited_share', 'game_alone_p95_ms', 'load1',
     'buffer_s', 'qoe_lin', 'udp_p50_first_half_ms', 'udp_p50_second_half_ms', 'udp_p95_first_half_ms', 'udp_p95_second_half_ms',
+    'trace_scale',
     'queue', 'game_net_p50_ms', 'game_net_p95_ms', 'game_net_p99_ms', 'game_net_over50_share', 'game_net_over100_share', 'game_net_loss',
     'game_net_incomplete_frames', 'game_net_alone_p95_ms', 'game_target_mbps', 'game_sender_starved',
     'game_net_frames_with_loss', 'game_net_packet_p50_ms', 'game_net_packet_p95_ms',
@@ -334,6 +335,7 @@ export function metricsCsv(metrics: RunMetrics[]): string {
       m.game?.latencyP50Ms, m.game?.latencyP95Ms, m.game?.latencyP99Ms, m.game?.over50Share, m.game?.over100Share, m.game?.freezes, m.game?.freezeSeconds, m.game?.framesDropped,
       m.game?.receivedMbps, m.game?.rttMs, m.game?.jitterMs, m.game?.cpuLimitedShare, m.gameAlone?.latencyP95Ms, m.loadAvg1,
       m.bufferSeconds, m.qoeLin, m.udpFirstHalf?.p50, m.udpSecondHalf?.p50, m.udpFirstHalf?.p95, m.udpSecondHalf?.p95,
+      m.traceScale,
       m.homeQueue, m.gameNet?.p50Ms, m.gameNet?.p95Ms, m.gameNet?.p99Ms, m.gameNet?.over50Share, m.gameNet?.over100Share, m.gameNet?.packetLossShare,
       m.gameNet?.framesIncomplete, m.gameNetAlone?.p95Ms, m.game?.targetMbps, m.game ? Number(m.game.senderStarved) : undefined,
       m.gameNet?.framesWithLoss, m.gameNet?.packetP50Ms, m.gameNet?.packetP95Ms,

@@ -348,6 +348,7 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       trace = {
         id: l.id, name: l.name, family: l.family, file: l.file, format: l.format, meanMbps: l.meanMbps, sessionMeanMbps: ctx.trace.sessionMeanMbps,
         linkId: on.id, startedAt: on.startedAt, opportunities: on.opportunities, periodMs: on.periodMs,
+        ...(l.scale !== undefined ? { scale: l.scale } : {}),
       };
     };
     const main = await openSession(ctx.browser, pageUrl(arm, 'main', ctx), ccHeaders, startTrace);

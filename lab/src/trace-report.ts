@@ -5,6 +5,7 @@
  */
 import { ARM_LABELS, type Arm } from './config.js';
 import { bufferTargetsIn, bufferText, renderFamilySection } from './family-report.js';
+import { renderFrontierSection } from './frontier.js';
 import type { RunMetrics } from './measurements.js';
 import { mean } from './stats.js';
 
@@ -94,13 +95,15 @@ export function renderTraceSection(input: {
   metrics: RunMetrics[];
   arms: Arm[];
   topVideoKbps: number;
-  traces: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number }>;
+  traces: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number; scale?: number }>;
   durationSeconds: number;
   queueBytes: number;
   source?: string;
   /** UDP neighbour: a share of each trace's session mean, else a fixed rate. */
   udpShareOfTrace?: number;
   udpRateMbps: number;
+  /** The plots drawn (names without extension): the frontier plots among them go into the frontier section. */
+  plots?: readonly string[];
 }): string[] {
   const { metrics, arms } = input;
   const rows = traceSummaries(metrics, arms);
@@ -120,12 +123,19 @@ export function renderTraceSection(input: {
       : `The UDP neighbour (when it runs) sends at ${input.udpRateMbps} Mbit/s on every trace.`,
     '',
   );
-  L.push('| trace | family | format | one pass (s) | mean, whole trace (Mbit/s) | mean over the session (Mbit/s) | × top video | 1-s peak (Mbit/s) | UDP neighbour (Mbit/s) |', '|---|---|---|---|---|---|---|---|---|');
+  L.push(
+    '| trace | family | format | rates × (--trace-scale) | one pass (s) | mean, whole trace (Mbit/s) | mean over the session (Mbit/s) | × top video | 1-s peak (Mbit/s) | UDP neighbour (Mbit/s) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const t of input.traces) {
-    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} | ${udp(t).toFixed(2)} |`);
+    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.scale ?? 1} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} | ${udp(t).toFixed(2)} |`);
+  }
+  if (input.traces.some((t) => t.scale !== undefined)) {
+    L.push('', 'Scaled traces (`--trace-scale`): every rate of the file × the factor, so the link keeps its shape at another mean; their means, the × top and the UDP neighbour\'s rate above are of the scaled trace, and their family and id carry the factor (×F).');
   }
   L.push('');
 
+  L.push(...renderFrontierSection({ metrics, arms, topVideoKbps: input.topVideoKbps, plots: input.plots }));
   L.push(...renderFamilySection({ metrics, arms, topVideoKbps: input.topVideoKbps }));
 
   L.push('### Per trace', '', 'Means over the runs on each trace at each buffer target (rebuffers and switches per run).', '');

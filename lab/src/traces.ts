@@ -31,6 +31,8 @@ export interface LabTrace {
   /** Mean capacity over one pass, Mbit/s. */
   meanMbps: number;
   trace: BandwidthTrace;
+  /** `--trace-scale`: every rate of the file × this (absent: as the file has it). */
+  scale?: number;
 }
 
 const SKIP = /^(\.|readme|license|licence|notice|copying)|\.(md|json|csv|py|sh)$/i;

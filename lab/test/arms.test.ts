@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/cli-options.js';
-import { ARM_LABELS, ARM_SPECS, ARMS, armsByPlayer, DEFAULT_ARMS, PLAYERS, type Arm, type BenchConfig } from '../src/config.js';
+import { ARM_LABELS, ARM_SPECS, ARMS, armsByPlayer, DEFAULT_ARMS, PLAYERS, TRACE_ARMS, type Arm, type BenchConfig } from '../src/config.js';
 import type { RunMetrics } from '../src/measurements.js';
 import { hlsMasterPath, LAB_MANIFEST_PATH } from '../src/media.js';
 import { renderMarkdown, type BenchEnvironment } from '../src/report.js';
@@ -29,6 +29,12 @@ describe('--arms', () => {
     expect(DEFAULT_ARMS.every((a) => ARM_SPECS[a].player === 'dashjs')).toBe(true);
     expect(() => config(['--arms', 'shaka-paced'])).toThrow(/unknown arm "shaka-paced" \(choose from .*shaka-sammy.*hlsjs-sammy/);
   });
+
+  it("takes issue 39's four by name, and runs them by default on traces", () => {
+    const four: Arm[] = ['unpaced', 'sammy', 'sammy-neighbour-first', 'dashjs-rtp'];
+    expect(config(['--arms', four.join(',')]).arms).toEqual(four);
+    expect(TRACE_ARMS).toEqual(four);
+  });
 });
 
 describe('the arms in config.ts', () => {
@@ -46,13 +52,18 @@ describe('the arms in config.ts', () => {
       'hlsjs-sammy': ['hlsjs', 'hlsjs-unpaced'],
       'sammy-paper': ['dashjs', 'unpaced'],
     });
-    expect(ARMS.filter((a) => ARM_SPECS[a].judged)).toEqual(['sammy', 'sammy-paper', 'shaka-sammy', 'hlsjs-sammy']);
+    expect(ARMS.filter((a) => ARM_SPECS[a].judged)).toEqual([
+      'sammy', 'sammy-paper', 'sammy-neighbour-first', 'shaka-sammy', 'shaka-sammy-neighbour-first', 'hlsjs-sammy', 'hlsjs-sammy-neighbour-first',
+    ]);
+    // Issue 39's preset on each player, against that player's unpaced control.
+    expect(['sammy-neighbour-first', 'shaka-sammy-neighbour-first', 'hlsjs-sammy-neighbour-first'].map((a) => ARM_SPECS[a as Arm].control)).toEqual(['unpaced', 'shaka-unpaced', 'hlsjs-unpaced']);
   });
 
   it('labels every arm distinctly, the two dash.js Sammy arms by their preset', () => {
     expect(new Set(Object.values(ARM_LABELS)).size).toBe(ARMS.length);
     expect(ARM_LABELS.sammy).toMatch(/defaults.*PRESETS\.bufferAware/);
     expect(ARM_LABELS['sammy-paper']).toMatch(/PRESETS\.paper.*the paper’s pace design/);
+    expect(ARM_LABELS['sammy-neighbour-first']).toMatch(/PRESETS\.neighbourFirst/);
   });
 
   it('orders arms by player, keeping the order asked for within each', () => {

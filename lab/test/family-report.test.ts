@@ -4,9 +4,10 @@
  * each arm against the others, and the issue's targets met or missed by how much.
  */
 import { describe, expect, it } from 'vitest';
-import type { Arm, Neighbour } from '../src/config.js';
+import type { Arm } from '../src/config.js';
 import { armPairs, checkFamilyTargets, familyCells, renderFamilySection, type FamilyTargetCheck } from '../src/family-report.js';
-import { playedSegments, qoeLin, sessionHalves, type PageState, type RunMetrics } from '../src/measurements.js';
+import { playedSegments, qoeLin, sessionHalves, type PageState } from '../src/measurements.js';
+import { handRun } from './support/hand-run.js';
 
 describe("Pensieve's linear QoE", () => {
   it('sums bitrate in Mbps, less 4.3 per rebuffered second and the bitrate changes between segments', () => {
@@ -48,38 +49,7 @@ describe('the session in halves', () => {
   });
 });
 
-interface Run {
-  arm: Arm;
-  family?: string;
-  trace?: string;
-  buffer?: number;
-  neighbour?: Neighbour;
-  kbps?: number;
-  ratio?: number;
-  switches?: number;
-  startup?: number;
-  qoe?: number;
-  thr?: number;
-  udp?: [number, number];
-  halves?: [number, number];
-  tcp?: number;
-  mbps?: number;
-  index?: number;
-}
-
-function run(r: Run): RunMetrics {
-  const neighbour = r.neighbour ?? (r.tcp !== undefined ? 'tcp' : 'udp');
-  const family = r.family ?? 'fcc';
-  return {
-    arm: r.arm, neighbour, index: r.index ?? 1, family, trace: r.trace ?? `${family}/a`, traceMbps: r.mbps ?? 4,
-    ...(r.buffer !== undefined ? { bufferSeconds: r.buffer } : {}),
-    meanBitrateKbps: r.kbps, rebufferRatio: r.ratio ?? 0, qualitySwitches: r.switches ?? 0, startupDelayMs: r.startup ?? 500, qoeLin: r.qoe,
-    chunkThroughputMbps: r.thr, rebufferCount: 0, rebufferSeconds: 0, videoChunks: 10, errors: 0,
-    ...(neighbour === 'udp' && r.udp ? { neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50: r.udp[0], p95: r.udp[1], samples: 100 } } : {}),
-    ...(neighbour === 'udp' && r.halves ? { udpFirstHalf: { p50: r.halves[0] }, udpSecondHalf: { p50: r.halves[1] } } : {}),
-    ...(neighbour === 'tcp' ? { neighbourMetric: { name: 'bulk TCP throughput', unit: 'Mbps', mean: r.tcp, samples: 30 } } : {}),
-  };
-}
+const run = handRun;
 
 const ARMS: Arm[] = ['unpaced', 'sammy', 'pace-only', 'dashjs-rtp'];
 

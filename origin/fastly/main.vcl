@@ -524,8 +524,31 @@ sub vcl_deliver {
   return(deliver);
 }
 
+# One access-log line per response: what pacing did, in the words of the other edges' logs (README
+# "Access log"). rtp as requested (kbps; - when none or unusable); pace as decided (kbps; 0 = unpaced);
+# the kernel's cap and pacing rate on the client socket (TCP_INFO, bytes/s, read once the response is
+# sent: -1 cap = none); body bytes; time from the request to the last byte handed to the socket, µs.
+# Written to req.http.Sammy-Log (falco's unit tests read it there).
+# @scope: log
+sub sammy_log_line {
+  declare local var.rtp STRING;
+  declare local var.kbps INTEGER;
+
+  set var.rtp = "-";
+  if (req.http.Sammy-Rtp) {
+    set var.rtp = req.http.Sammy-Rtp;
+  }
+  set var.kbps = std.atoi(req.http.Sammy-Pace-KBps);
+  set var.kbps *= table.lookup_integer(sammy_pacing, "kbps_per_pace_unit", 8);
+  set req.http.Sammy-Log = "status=" resp.status " bytes=" resp.body_bytes_written " time_us=" time.elapsed.usec
+    " rtp=" var.rtp " pace_kbps=" var.kbps " reason=" req.http.Sammy-Pace-Reason
+    " max_pacing_rate=" client.socket.tcpi_max_pacing_rate " pacing_rate=" client.socket.tcpi_pacing_rate
+    " cache=" fastly_info.state " path=" req.url.path;
+}
+
 sub vcl_log {
 #FASTLY log
-  # Logging endpoints can record req.http.Sammy-CMCD, Sammy-Rtp, Sammy-Object-Type, Sammy-Pace-KBps,
-  # Sammy-Pace-Reason and the Sammy-Conn-* readings the decision took (as of vcl_deliver).
+  # To a logging endpoint named sammy_pacing (create one in the service: syslog, S3, BigQuery, ...).
+  call sammy_log_line;
+  log {"syslog "} req.service_id {" sammy_pacing :: "} req.http.Sammy-Log;
 }

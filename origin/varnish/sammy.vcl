@@ -260,8 +260,16 @@ sub sammy_server_timing {
     # The pace the socket holds, kbps (units × 1024 bytes/s ÷ 125).
     set resp.http.Server-Timing = resp.http.Server-Timing + "sammy-pace;dur="
         + std.real(integer=std.integer(req.http.Sammy-Pace-Units, 0) * 1024) / 125.0 + ";desc=varnish";
+    std.log("sammy-pace:" + std.real(integer=std.integer(req.http.Sammy-Pace-Units, 0) * 1024) / 125.0);
   } else {
     set resp.http.Server-Timing = resp.http.Server-Timing + "sammy-pace;dur=0;desc=none";
+    std.log("sammy-pace:0");
+  }
+  # For the access log (sammy-ncsa.format: varnishncsa's %{VCL_Log:sammy-rtp}x): the rtp as requested, - when none.
+  if (req.http.Sammy-Rtp) {
+    std.log("sammy-rtp:" + req.http.Sammy-Rtp);
+  } else {
+    std.log("sammy-rtp:-");
   }
   if (req.http.Sammy-CC-Applied) {
     set resp.http.Server-Timing = resp.http.Server-Timing + ", sammy-cc;desc=" + req.http.Sammy-CC-Applied;

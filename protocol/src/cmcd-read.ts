@@ -7,6 +7,7 @@
 import { CMCD_PARAM, fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
 import type { CmcdMode } from './cmcd-write.js';
 import { splitUrl } from './cmcd-url.js';
+import type { IgnoredRtpReason } from './pace-reasons.js';
 import { isCmcdObjectType, type CmcdObjectType } from './shared-connection.js';
 
 /**
@@ -18,17 +19,21 @@ export const MAX_CMCD_PAYLOAD_BYTES = 4096;
 /** Request headers as Node (`IncomingHttpHeaders`), fetch or Playwright hand them over; names in any case. */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** What a request asked for: an rtp, nothing, or something unusable (with the reason). */
+/**
+ * What a request asked for: an rtp, nothing, or something unusable (`code` from a bounded set, for
+ * Server-Timing and metrics; `reason` in detail, for a debug log).
+ */
 export type RtpReading =
   | { kind: 'rtp'; rtpKbps: number; source: CmcdMode }
   | { kind: 'none' }
-  | { kind: 'invalid'; source: CmcdMode; reason: string };
+  | { kind: 'invalid'; source: CmcdMode; code: IgnoredRtpReason; reason: string };
 
 /** A usable rtp is a finite, positive number (CTA-5004: integer kbps; fractions are tolerated). */
 function rtpFrom(value: unknown, source: CmcdMode): RtpReading {
   if (value === undefined) return { kind: 'none' };
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    return { kind: 'invalid', source, reason: `rtp ${JSON.stringify(value)} is not a positive number` };
+    const code = typeof value === 'number' && !Number.isNaN(value) ? 'rtp_not_positive' : 'rtp_not_a_number';
+    return { kind: 'invalid', source, code, reason: `rtp ${JSON.stringify(value)} is not a positive number` };
   }
   return { kind: 'rtp', rtpKbps: value, source };
 }
@@ -53,14 +58,14 @@ function readQuery(url: string): CmcdRequestReading {
   const query = new URLSearchParams(params.join('&'));
   const payloads = query.getAll(CMCD_PARAM);
   if (payloads.length === 0) return NONE;
-  if (payloads.length > 1) return { rtp: { kind: 'invalid', source: 'query', reason: `${payloads.length} CMCD query parameters` } };
+  if (payloads.length > 1) return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_repeated', reason: `${payloads.length} CMCD query parameters` } };
   if (payloads[0]!.length > MAX_CMCD_PAYLOAD_BYTES) {
-    return { rtp: { kind: 'invalid', source: 'query', reason: `CMCD payload of ${payloads[0]!.length} bytes` } };
+    return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_too_large', reason: `CMCD payload of ${payloads[0]!.length} bytes` } };
   }
   try {
     return reading(fromCmcdQuery(query), 'query');
   } catch (err) {
-    return { rtp: { kind: 'invalid', source: 'query', reason: (err as Error).message } };
+    return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_malformed', reason: (err as Error).message } };
   }
 }
 
@@ -75,11 +80,11 @@ function readHeaders(headers: HeaderRecord): CmcdRequestReading {
     size += text.length;
   }
   if (size === 0) return NONE;
-  if (size > MAX_CMCD_PAYLOAD_BYTES) return { rtp: { kind: 'invalid', source: 'header', reason: `CMCD headers of ${size} bytes` } };
+  if (size > MAX_CMCD_PAYLOAD_BYTES) return { rtp: { kind: 'invalid', source: 'header', code: 'cmcd_too_large', reason: `CMCD headers of ${size} bytes` } };
   try {
     return reading(fromCmcdHeaders(cmcd), 'header');
   } catch (err) {
-    return { rtp: { kind: 'invalid', source: 'header', reason: (err as Error).message } };
+    return { rtp: { kind: 'invalid', source: 'header', code: 'cmcd_malformed', reason: (err as Error).message } };
   }
 }
 

@@ -1,3 +1,4 @@
+import { RTP_CLAMPS, rtpClampFromText, UNPACED_REASONS, unpacedReasonFromText, type RtpClamp, type UnpacedReason } from './pace-reasons.js';
 import { isConnectionPaceReason, type ConnectionPaceReason } from './shared-connection.js';
 /**
  * The `Server-Timing` metrics a pacing server reports on each response, shared by the
@@ -5,9 +6,15 @@ import { isConnectionPaceReason, type ConnectionPaceReason } from './shared-conn
  * number in `dur` (unit below) and, where it has one, a label in `desc`.
  */
 export const SERVER_TIMING_METRICS = {
-  /** `rtp` the client asked for, kbps. Absent when the request carried none. */
+  /**
+   * `rtp` the client asked for, kbps. Absent when the request carried none. When the pace differs from
+   * it, `desc` says why: `"raised to floor"` or `"lowered to ceiling"` (RTP_CLAMPS).
+   */
   requestedRtp: 'sammy-rtp',
-  /** Pace the server applied, kbps (0 = unpaced); `desc` names the pacing mechanism. */
+  /**
+   * Pace the server applied, kbps (0 = unpaced); `desc` names the pacing mechanism, and on an unpaced
+   * response why, after a colon: `desc="none: rtp absent"` (UNPACED_REASONS).
+   */
   appliedPace: 'sammy-pace',
   /** Congestion control of the connection; `desc` names it. */
   congestionControl: 'sammy-cc',
@@ -53,9 +60,13 @@ export interface PacingReport {
   recordId?: number;
   /** Shared connection (HTTP/2) only: how its pace was decided, and the other responses in flight then. */
   sharedConnection?: { reason: ConnectionPaceReason; concurrent: number };
+  /** Unpaced responses only: why. */
+  unpacedReason?: UnpacedReason;
+  /** Paced responses whose rtp was clamped: how. */
+  rtpClamp?: RtpClamp;
 }
 
-type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId' | 'sharedConnection'>;
+type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId' | 'sharedConnection' | 'unpacedReason' | 'rtpClamp'>;
 
 function isRecordId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -83,10 +94,14 @@ export function formatServerTiming(report: PacingReport): string {
     if (value === undefined || !Number.isFinite(value)) continue;
     let entry = `${name};dur=${round3(value)}`;
     if (field === 'appliedPaceKbps' && report.mechanism) entry += `;desc=${report.mechanism}`;
+    if (field === 'requestedRtpKbps' && report.rtpClamp && Object.hasOwn(RTP_CLAMPS, report.rtpClamp)) entry += `;desc="${RTP_CLAMPS[report.rtpClamp]}"`;
     entries.push(entry);
   }
   if (report.appliedPaceKbps === undefined && report.mechanism) {
-    entries.push(`${SERVER_TIMING_METRICS.appliedPace};dur=0;desc=${report.mechanism}`);
+    // The texts are fixed, with no quote, backslash, comma or semicolon: a valid quoted string that
+    // naive splitters of the header also read whole.
+    const reason = report.unpacedReason && Object.hasOwn(UNPACED_REASONS, report.unpacedReason) ? UNPACED_REASONS[report.unpacedReason] : undefined;
+    entries.push(`${SERVER_TIMING_METRICS.appliedPace};dur=0;desc=${reason ? `"${report.mechanism}: ${reason}"` : report.mechanism}`);
   }
   if (report.congestionControl && /^[A-Za-z0-9_-]+$/.test(report.congestionControl)) {
     entries.push(`${SERVER_TIMING_METRICS.congestionControl};desc=${report.congestionControl}`);
@@ -116,8 +131,13 @@ export function reportFromServerTimingEntries(entries: Iterable<ServerTimingEntr
     if (e && Number.isFinite(e.duration)) report[field] = e.duration;
   }
   const pace = byName.get(SERVER_TIMING_METRICS.appliedPace);
-  const mechanism = pace?.description as PacingMechanism | undefined;
+  // `desc` is the mechanism, then on an unpaced response `: ` and why.
+  const [mechanism, reasonText] = (pace?.description ?? '').split(': ', 2) as [PacingMechanism, string | undefined];
   if (mechanism && PACING_MECHANISMS.includes(mechanism)) report.mechanism = mechanism;
+  const unpacedReason = reasonText === undefined ? undefined : unpacedReasonFromText(reasonText);
+  if (unpacedReason) report.unpacedReason = unpacedReason;
+  const clamp = rtpClampFromText(byName.get(SERVER_TIMING_METRICS.requestedRtp)?.description ?? '');
+  if (clamp) report.rtpClamp = clamp;
   const cc = byName.get(SERVER_TIMING_METRICS.congestionControl)?.description;
   if (cc) report.congestionControl = cc;
   const id = byName.get(SERVER_TIMING_METRICS.recordId)?.description;

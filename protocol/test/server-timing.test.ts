@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatServerTiming, parseServerTiming, type PacingReport } from '../src/index.js';
+import { formatServerTiming, parseServerTiming, UNPACED_REASONS, type PacingReport, type UnpacedReason } from '../src/index.js';
 
 describe('Server-Timing', () => {
   it('round-trips a full report', () => {
@@ -35,5 +35,32 @@ describe('Server-Timing', () => {
   });
   it('never writes a congestion-control label that could break the header', () => {
     expect(formatServerTiming({ congestionControl: 'cubic, evil;dur=1' })).toBe('');
+  });
+});
+
+describe('Server-Timing reasons', () => {
+  it('says why an unpaced response is unpaced, as a quoted desc after the mechanism, and reads it back', () => {
+    const header = formatServerTiming({ mechanism: 'none', unpacedReason: 'rtp_not_a_number' });
+    expect(header).toBe('sammy-pace;dur=0;desc="none: rtp not a number"');
+    expect(parseServerTiming(header)).toEqual({ appliedPaceKbps: 0, mechanism: 'none', unpacedReason: 'rtp_not_a_number' });
+  });
+  it('writes every reason as an RFC 8941 quoted string with nothing a header splitter would cut', () => {
+    for (const code of Object.keys(UNPACED_REASONS) as UnpacedReason[]) {
+      const header = formatServerTiming({ mechanism: 'none', unpacedReason: code });
+      expect(header).toMatch(/^sammy-pace;dur=0;desc="none: [\x20-\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+"$/);
+      expect(parseServerTiming(header).unpacedReason).toBe(code);
+    }
+  });
+  it('says how a clamped rtp was clamped on the sammy-rtp entry, and nothing for a paced one at its rtp', () => {
+    const header = formatServerTiming({ requestedRtpKbps: 1, appliedPaceKbps: 1024, mechanism: 'kernel', rtpClamp: 'below_floor' });
+    expect(header).toBe('sammy-rtp;dur=1;desc="raised to floor", sammy-pace;dur=1024;desc=kernel');
+    expect(parseServerTiming(header)).toMatchObject({ rtpClamp: 'below_floor', mechanism: 'kernel' });
+    expect(formatServerTiming({ requestedRtpKbps: 2000, appliedPaceKbps: 2000, mechanism: 'kernel', unpacedReason: 'rtp_absent' })).toBe(
+      'sammy-rtp;dur=2000, sammy-pace;dur=2000;desc=kernel',
+    );
+  });
+  it('ignores an unknown reason, writing and reading', () => {
+    expect(formatServerTiming({ mechanism: 'none', unpacedReason: 'evil", x' as UnpacedReason })).toBe('sammy-pace;dur=0;desc=none');
+    expect(parseServerTiming('sammy-pace;dur=0;desc="none: who knows"')).toEqual({ appliedPaceKbps: 0, mechanism: 'none' });
   });
 });

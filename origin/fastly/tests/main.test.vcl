@@ -948,3 +948,41 @@ sub test_miss_cleans_connection_headers {
   assert.is_notset(bereq.http.Sammy-Conn-Pace-KBps);
   assert.is_notset(bereq.http.Sammy-Pace-Reason);
 }
+
+# ---- access log (vcl_log) ---------------------------------------------------------------------
+
+describe access_log_paced {
+  // @scope: recv
+  sub test_log_recv_paced {
+    set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3D15000";
+    testing.call_subroutine("vcl_recv");
+  }
+
+  // @scope: log
+  sub test_log_line_says_rtp_pace_socket_bytes_and_time {
+    # What the kernel holds once the response is sent: its cap (1875 KB/s of 1024 bytes) and pacing rate.
+    testing.inject_variable("client.socket.tcpi_max_pacing_rate", 1920000);
+    testing.inject_variable("client.socket.tcpi_pacing_rate", 1875000);
+    testing.call_subroutine("vcl_log");
+    assert.match(req.http.Sammy-Log, "^status=[0-9]+ bytes=[0-9]+ time_us=[0-9]+ rtp=15000 pace_kbps=15000 reason=own ");
+    assert.contains(req.http.Sammy-Log, " max_pacing_rate=1920000 pacing_rate=1875000 ");
+    assert.ends_with(req.http.Sammy-Log, " path=/media/video/seg-7.m4s");
+    assert.not_contains(req.http.Sammy-Log, "CMCD");
+  }
+}
+
+describe access_log_unpaced {
+  // @scope: recv
+  sub test_log_recv_malformed {
+    set req.url = "/media/video/seg-7.m4s?CMCD=rtp%3Dabc";
+    testing.call_subroutine("vcl_recv");
+  }
+
+  // @scope: log
+  sub test_log_line_says_no_rtp_and_no_pace {
+    testing.inject_variable("client.socket.tcpi_max_pacing_rate", -1);
+    testing.call_subroutine("vcl_log");
+    assert.contains(req.http.Sammy-Log, " rtp=- pace_kbps=0 ");
+    assert.contains(req.http.Sammy-Log, " max_pacing_rate=-1 ");
+  }
+}

@@ -4,6 +4,8 @@
  * in argv[2]; speaks over the IPC channel: sends `{ url }` once listening, answers `'cpu'` with its cpuUsage,
  * `'stats'` with its memory and connection counts, and exits on `'close'`.
  */
+import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isPacingMode, type PacingMode } from '../src/pacing-mechanism.js';
 import { setMaxSegmentSize } from '../src/socket-options.js';
 import { startTestOrigin, type TestOriginOptions } from '../test/helpers.js';
@@ -32,9 +34,14 @@ export interface BenchServerStats {
   activeResponses: number;
   /** This process's soft limit on open files. */
   nofile: number;
+  /** Open file descriptors of this process. */
+  fds: number;
+  /** Event-loop delay since the last `'reset-loop'` (perf_hooks.monitorEventLoopDelay), ms. */
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
 }
 
-export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats };
+export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats } | { metrics: string };
 
 const config = JSON.parse(process.argv[2] ?? 'null') as BenchServerConfig | null;
 if (!config || !config.mediaDir || !isPacingMode(config.mode) || !process.send) {
@@ -49,8 +56,13 @@ if (config.nativeMss) {
   // 0 clears the listening socket's TCP_MAXSEG: accepted connections use the link's own MSS.
   if (fd !== undefined) setMaxSegmentSize(fd, 0);
 }
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 process.on('message', (msg) => {
-  if (msg === 'cpu') send({ cpu: process.cpuUsage() } satisfies BenchServerMessage);
+  if (msg === 'reset-loop') {
+    loopDelay.reset();
+    send({ cpu: process.cpuUsage() } satisfies BenchServerMessage);
+  } else if (msg === 'cpu') send({ cpu: process.cpuUsage() } satisfies BenchServerMessage);
   else if (msg === 'stats') {
     origin.server.getConnections((_err, connections) => {
       const mem = process.memoryUsage();
@@ -60,9 +72,16 @@ process.on('message', (msg) => {
         connections,
         activeResponses: origin.pacing.activeResponses,
         nofile: openFileLimit(),
+        fds: readdirSync('/proc/self/fd').length,
+        // A histogram with no samples yet reports NaN percentiles.
+        eventLoopDelayP99Ms: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e6 : 0,
+        eventLoopDelayMaxMs: loopDelay.count > 0 ? loopDelay.max / 1e6 : 0,
       };
       send({ stats } satisfies BenchServerMessage);
     });
+  } else if (msg === 'metrics') {
+    // The exposition text /metrics would serve (options.metrics enables them), empty without metrics.
+    void (origin.pacing.metrics?.registry.metrics() ?? Promise.resolve('')).then((metrics) => send({ metrics } satisfies BenchServerMessage));
   } else if (msg === 'close') void origin.close().finally(() => process.exit(0));
 });
 send({ url: origin.url, port: origin.port, cert: origin.cert } satisfies BenchServerMessage);

@@ -10,7 +10,11 @@ export interface BenchServer {
   port: number;
   pid: number;
   cpuSeconds(): Promise<number>;
+  /** Starts a new event-loop delay window; resolves with the CPU seconds so far. */
+  resetLoopDelay(): Promise<number>;
   stats(): Promise<BenchServerStats>;
+  /** The middleware's metrics as /metrics serves them (empty unless the config enables them). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -21,20 +25,37 @@ export async function startServer(config: BenchServerConfig, spawnOpts: SpawnOpt
     throw err;
   });
   if (!('url' in ready)) throw new Error('bench server did not start');
+  // The child answers in order, each reply taken as the next message: one question at a time.
+  let last: Promise<unknown> = Promise.resolve();
+  const question = (msg: string): Promise<BenchServerMessage> => {
+    const reply = last.then(() => ask<BenchServerMessage>(child, msg));
+    last = reply.catch(() => undefined);
+    return reply;
+  };
   return {
     url: ready.url,
     port: ready.port,
     cert: ready.cert,
     pid: child.pid ?? -1,
     async cpuSeconds() {
-      const m = await ask<BenchServerMessage>(child, 'cpu');
+      const m = await question('cpu');
+      if (!('cpu' in m)) throw new Error('unexpected message from bench server');
+      return (m.cpu.user + m.cpu.system) / 1e6;
+    },
+    async resetLoopDelay() {
+      const m = await question('reset-loop');
       if (!('cpu' in m)) throw new Error('unexpected message from bench server');
       return (m.cpu.user + m.cpu.system) / 1e6;
     },
     async stats() {
-      const m = await ask<BenchServerMessage>(child, 'stats');
+      const m = await question('stats');
       if (!('stats' in m)) throw new Error('unexpected message from bench server');
       return m.stats;
+    },
+    async metrics() {
+      const m = await question('metrics');
+      if (!('metrics' in m)) throw new Error('unexpected message from bench server');
+      return m.metrics;
     },
     close: () => closeChild(child),
   };

@@ -31,7 +31,7 @@ const NODE_LINES = ['22', '24', '26'];
  * versions, and the socket handle and koffi binding behind the kernel pace and TCP_INFO.
  * `SAMMY_NODE_TESTS=all` runs every file.
  */
-const NODE_SENSITIVE_TESTS = ['test/hostile-h2.test.ts', 'test/http2-fuzz.test.ts', 'test/abort-fuzz.test.ts', 'test/tcp-info.test.ts'];
+const NODE_SENSITIVE_TESTS = ['test/hostile-h2.test.ts', 'test/slow-reader.test.ts', 'test/http2-fuzz.test.ts', 'test/abort-fuzz.test.ts', 'test/tcp-info.test.ts'];
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const lines = (process.env.SAMMY_NODE_LINES ?? NODE_LINES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);

@@ -64,6 +64,9 @@ export class Admission {
       sharedConnection: pace.sharedConnection,
       congestionControl,
       ...tcp,
+      // Why not paced, or why not at its rtp: only when that is what this response got.
+      unpacedReason: pace.paceKbps === undefined ? request.unpacedReason : undefined,
+      rtpClamp: pace.paceKbps !== undefined && pace.paceKbps === request.paceKbps ? request.rtpClamp : undefined,
     });
     response.pacing = {
       appliedPaceKbps: pace.paceKbps,

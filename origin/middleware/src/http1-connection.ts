@@ -19,6 +19,7 @@ import { ResponseDelivery } from './http1-delivery.js';
 import type { EngineSettings } from './options.js';
 import type { PacedConnection } from './paced-connection.js';
 import type { PacedResponse } from './paced-response.js';
+import { ReadProgress } from './read-progress.js';
 import { drainPollMs, progressCheckMs } from './polling.js';
 import { lastAckAt, type TcpInfo } from './tcp-info.js';
 import { kernelHandOff } from './userspace-pacer.js';
@@ -50,8 +51,8 @@ export class Http1Connection implements PacedConnection {
   #info: TcpInfo | undefined;
   /** performance.now() when #info was read. */
   #infoAt = 0;
-  #lastProgressAt = performance.now();
-  #wasOutstanding = false;
+  /** The slow-reader policy (read-progress.ts) on this connection's acknowledged bytes. */
+  readonly #progress: ReadProgress;
   /** Without TCP_INFO: bytes Node had handed to the kernel at the last look. */
   #leftNode = 0;
   /** Node's keep-alive timeout, held while the last response drains; re-armed at its last acknowledgement. */
@@ -71,6 +72,7 @@ export class Http1Connection implements PacedConnection {
     this.#admission = admission;
     this.#settings = settings;
     this.#onIdle = onIdle;
+    this.#progress = new ReadProgress(settings.minReadKbps, settings.progressTimeoutMs);
     this.#hookSocket();
   }
 
@@ -173,7 +175,6 @@ export class Http1Connection implements PacedConnection {
       this.#info = info;
       this.#infoAt = performance.now();
       const acked = Number(info.bytesAcked);
-      if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
       this.#acked = acked;
     } catch (err) {
       this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
@@ -182,9 +183,7 @@ export class Http1Connection implements PacedConnection {
 
   /** Without TCP_INFO, progress is bytes leaving Node's buffer for the kernel (a slow client that reads is not stalled). */
   #nodeProgress(): void {
-    const left = (this.#socket.bytesWritten ?? 0) - this.#socket.writableLength;
-    if (left > this.#leftNode) this.#lastProgressAt = performance.now();
-    this.#leftNode = left;
+    this.#leftNode = (this.#socket.bytesWritten ?? 0) - this.#socket.writableLength;
   }
 
   /** Bytes written to the socket and not yet acknowledged (without TCP_INFO: still in Node's buffer). */
@@ -240,13 +239,14 @@ export class Http1Connection implements PacedConnection {
       if (!this.#destroyWhenDelivered) return;
     }
 
-    // A client that acknowledges nothing while bytes wait for it is dropped, and its memory freed at once.
-    // The clock starts when bytes are first seen outstanding (late rather than early: never drop too soon).
-    if (outstanding === 0 || !this.#wasOutstanding) this.#lastProgressAt = now;
-    this.#wasOutstanding = outstanding > 0;
-    if (outstanding > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs && !this.#socket.destroyed) {
+    // A client that reads slower than the policy's minimum while bytes wait for it is dropped, and its
+    // memory freed at once (RST: the kernel does not retry an orphan).
+    const progressBytes = this.#acked ?? this.#leftNode;
+    if (this.#progress.stalled(now, progressBytes, outstanding > 0) && !this.#socket.destroyed) {
       this.#stalled = true;
-      this.#settings.log.debug(`sammy: no progress for ${Math.round(now - this.#lastProgressAt)} ms, ${outstanding} bytes outstanding: connection reset`);
+      this.#settings.log.debug(
+        `sammy: ${this.#progress.acknowledgedSinceMark(progressBytes)} B acknowledged in ${this.#settings.progressTimeoutMs} ms (minimum ${Math.round(this.#progress.minBytes)} B), ${outstanding} bytes outstanding: connection reset`,
+      );
       this.#socket.resetAndDestroy();
       return;
     }

@@ -26,8 +26,9 @@ import { StreamDelivery } from './http2-stream.js';
 import type { EngineSettings } from './options.js';
 import type { PacedConnection } from './paced-connection.js';
 import type { PacedResponse } from './paced-response.js';
+import { ReadProgress } from './read-progress.js';
 import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from './polling.js';
-import { lastAckAt, type TcpInfo } from './tcp-info.js';
+import { lastAckAt, peerClosed, type TcpInfo } from './tcp-info.js';
 
 export class Http2Connection implements PacedConnection {
   readonly id: number;
@@ -51,7 +52,8 @@ export class Http2Connection implements PacedConnection {
   #info: TcpInfo | undefined;
   /** performance.now() when #info was read. */
   #infoAt = 0;
-  #lastProgressAt = performance.now();
+  /** The slow-reader policy (read-progress.ts) on the connection's acknowledged bytes. */
+  readonly #progress: ReadProgress;
   #closed = false;
   #stalled = false;
 
@@ -64,6 +66,7 @@ export class Http2Connection implements PacedConnection {
     this.#settings = settings;
     this.#onIdle = onIdle;
     this.#sendGate = this.#sendGatePolicy();
+    this.#progress = new ReadProgress(settings.minReadKbps, settings.progressTimeoutMs);
     // The fd is gone once the socket closes: read the last acknowledgement while it is still open.
     // The client's FIN (or reset) arrives first, acknowledging all it got: a response it got whole
     // just before it went is delivered, not cut off (the last poll may be a while back).
@@ -124,6 +127,26 @@ export class Http2Connection implements PacedConnection {
     // when its HEADERS ended the stream, keeps Node on the normal close.
     const stream = (response.req as unknown as Http2ServerRequest).stream;
     if (stream.endAfterHeaders) stream.resume();
+    // A bodiless request other than GET or HEAD (a POST to a file: serve-static's 405) is answered inside
+    // Node's read of its HEADERS, without a body, so its stream closed before nghttp2 read the rest of
+    // that read: DATA the client sent on the half-closed stream was then ignored, or ended the session,
+    // instead of getting STREAM_CLOSED (RFC 9113 §6.1; h2spec http2/6.1/2). Its handler runs once the
+    // read is done. Not GETs: they wait for a file lookup anyway, and run at once so that a client's
+    // resets are counted as they come (deferred, Node 26's nghttp2 met 1000 resets of one read first
+    // and ended a rapid-reset session with INTERNAL_ERROR, not ENHANCE_YOUR_CALM).
+    const method = response.req.method;
+    if (stream.endAfterHeaders && method !== 'GET' && method !== 'HEAD') setImmediate(() => this.#admit(response, stream));
+    else this.#admit(response, stream);
+  }
+
+  #admit(response: PacedResponse, stream: Http2ServerRequest['stream']): void {
+    if (stream.destroyed || this.#closed) {
+      // Reset (or its session gone) before its handler ran: nothing was sent, nothing will be. A
+      // client's reset still counts against its budget (rapid reset: HEADERS and RST_STREAM in one write).
+      if ((stream.rstCode ?? 0) !== 0) this.#countClientReset();
+      response.end('closed', 0, true, undefined);
+      return;
+    }
     const concurrent = this.#streamsSending;
     const decision = decideConnectionPace({
       shared: true,
@@ -172,11 +195,13 @@ export class Http2Connection implements PacedConnection {
 
   /** A client that resets more streams than it may (client-resets.ts) gets GOAWAY(ENHANCE_YOUR_CALM). */
   #countClientReset(): void {
+    this.#settings.events?.({ kind: 'client_reset' });
     if (this.#clientResets.allow() || this.#closed || this.#session.destroyed || this.#session.closed) return;
     this.#settings.log.debug(`sammy: HTTP/2 session reset more than ${CLIENT_RESET_BURST} streams at once: GOAWAY (ENHANCE_YOUR_CALM)`);
     // Closed once Node has read the frames at hand: destroyed from inside them, the session sent no GOAWAY.
     const session = this.#session;
     session.goaway(h2.NGHTTP2_ENHANCE_YOUR_CALM);
+    this.#settings.events?.({ kind: 'goaway_sent', code: h2.NGHTTP2_ENHANCE_YOUR_CALM });
     session.close(); // refuses new streams at once; destroyed below
     setImmediate(() => session.destroyed || session.destroy());
   }
@@ -241,7 +266,6 @@ export class Http2Connection implements PacedConnection {
       const outq = this.#conn.sendQueueBytes();
       if (!info || info.bytesAcked === undefined || outq === undefined) return;
       const acked = Number(info.bytesAcked);
-      if (this.#acked === undefined || acked > this.#acked) this.#lastProgressAt = performance.now();
       this.#acked = acked;
       this.#outq = outq;
       this.#info = info;
@@ -275,17 +299,41 @@ export class Http2Connection implements PacedConnection {
       this.#onIdle(this);
       return;
     }
+    if (this.#clientGone()) return;
     const now = performance.now();
-    if (this.#outq === 0) this.#lastProgressAt = now;
-    if (this.#outq > 0 && now - this.#lastProgressAt >= this.#settings.progressTimeoutMs) {
+    // The slow-reader policy on the connection's acknowledged bytes (read-progress.ts), as on HTTP/1.1:
+    // bytes wait in the kernel, or in Node for a stream whose window the client has not opened.
+    let waiting = this.#outq > 0;
+    let leftNode = 0;
+    for (const d of this.#streams) {
+      waiting ||= d.waitingBytes > 0;
+      leftNode += d.bytes - d.buffered;
+    }
+    const progressBytes = this.#acked ?? leftNode;
+    if (this.#progress.stalled(now, progressBytes, waiting)) {
       this.#stalled = true;
-      this.#settings.log.debug(`sammy: HTTP/2 session made no progress for ${Math.round(now - this.#lastProgressAt)} ms: destroyed`);
+      this.#settings.log.debug(
+        `sammy: HTTP/2 session acknowledged ${this.#progress.acknowledgedSinceMark(progressBytes)} B in ${this.#settings.progressTimeoutMs} ms (minimum ${Math.round(this.#progress.minBytes)} B): destroyed`,
+      );
       // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
       return;
     }
     if (this.#resetStalledStreams(now)) return;
     this.#timer = setTimeout(() => this.#poll(), this.#nextPollMs());
+  }
+
+  /**
+   * An HTTP/2 client never half-closes: its FIN (TCP CLOSE_WAIT) or reset (CLOSE) means it is gone.
+   * A session that stopped reading its socket (after it sent GOAWAY for a connection error) never
+   * hears of it, and held its socket, fd and streams for good: destroyed here. True when it was.
+   */
+  #clientGone(): boolean {
+    const state = this.#info?.state;
+    if (!peerClosed(state)) return false;
+    this.#settings.log.debug(`sammy: HTTP/2 client gone (TCP state ${state}) under a live session: destroyed`);
+    this.#session.destroy();
+    return true;
   }
 
   /** Ends the finished responses whose last byte the client has acknowledged (without TCP_INFO: handed to the OS). */

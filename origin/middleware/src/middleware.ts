@@ -6,9 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RequestHandler } from 'express';
-import { clampPaceKbps, type PacingMechanism } from 'sammy-pacing-protocol';
+import { clampPaceKbps, rtpClamp, type PacingMechanism, type UnpacedReason } from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './delivery-records.js';
-import { PacingEngine } from './engine.js';
+import { PacingEngine, type DeliveryObserver } from './engine.js';
+import { PacingMetrics, type SammyMetrics } from './metrics.js';
 import { resolveOptions, type SammyPacingOptions } from './options.js';
 import { pathOf, readCmcdRequest, withoutCmcd } from './rtp.js';
 import { writeServerTiming } from './server-timing.js';
@@ -19,6 +20,8 @@ export interface SammyPacingHandler extends RequestHandler {
   /** Mechanism paced responses use (a response whose socket cannot be paced in the kernel falls back to userspace). */
   readonly mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
   readonly records: DeliveryRecordLog;
+  /** The Prometheus metrics' registry when `metrics` is enabled (serve it with `sammyMetricsEndpoint`). */
+  readonly metrics: SammyMetrics | undefined;
   /** Responses not yet recorded (in flight, or waiting for their last byte to be acknowledged). */
   readonly activeResponses: number;
   /** Stops waiting on deliveries; call when the server closes. */
@@ -26,8 +29,14 @@ export interface SammyPacingHandler extends RequestHandler {
 }
 
 export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandler {
-  const { minPaceKbps, maxPaceKbps, records, engine: settings } = resolveOptions(options);
-  const engine = new PacingEngine(settings, [{ paced: writeServerTiming }, { delivered: (record) => records.add(record) }]);
+  const { minPaceKbps, maxPaceKbps, records, metrics: metricsOptions, engine: settings } = resolveOptions(options);
+  const metrics = metricsOptions && new PacingMetrics(metricsOptions);
+  const observers: DeliveryObserver[] = [{ paced: writeServerTiming }, { delivered: (record) => records.add(record) }];
+  if (metrics) {
+    observers.push(metrics);
+    settings.events = metrics.event;
+  }
+  const engine = new PacingEngine(settings, observers);
 
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     // The URL as it reached this middleware: records keep this path (a router mounted later,
@@ -44,12 +53,18 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     req.url = withoutCmcd(url);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
     const paceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
-    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType }, next);
+    // Why, should this response go unpaced (Server-Timing says it, metrics count it).
+    const unpacedReason: UnpacedReason =
+      engine.mechanism === 'none' ? 'pacing_off' : reading.kind === 'invalid' ? reading.code : reading.kind === 'none' ? 'rtp_absent' : 'pacing_off';
+    const clamp = paceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
+    metrics?.requested({ reading, rtpClamp: clamp });
+    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
   };
 
   return Object.defineProperties(handler as unknown as SammyPacingHandler, {
     mechanism: { value: engine.mechanism, enumerable: true },
     records: { value: records, enumerable: true },
+    metrics: { value: metrics, enumerable: true },
     activeResponses: { get: () => engine.activeResponses, enumerable: true },
     close: { value: () => engine.close() },
   });

@@ -7,7 +7,9 @@ import {
   type PacingMechanism,
 } from 'sammy-pacing-protocol';
 import { DeliveryRecordLog } from './delivery-records.js';
+import type { EngineEventListener } from './engine-events.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
+import type { SammyMetricsOptions } from './metrics.js';
 import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
 import { DEFAULT_BURST_MS } from './userspace-pacer.js';
 
@@ -38,12 +40,33 @@ export interface SammyPacingOptions {
    * timeout: a connection with nothing outstanding never trips it.
    */
   progressTimeoutMs?: number;
+  /**
+   * The slowest a client may read while bytes wait for it, kbps: one that acknowledges less than this
+   * in a `progressTimeoutMs` window is cut as `stalled` (read-progress.ts). Default 128
+   * (DEFAULT_MIN_READ_KBPS), an eighth of the pace floor. 0 turns the rate off (only a client that
+   * acknowledges nothing for the window is cut).
+   */
+  minReadKbps?: number;
   /** Default: console, debug lines under NODE_DEBUG=sammy. */
   logger?: SammyLogger;
+  /**
+   * Prometheus metrics through `prom-client` (an optional peer dependency: install it to use this).
+   * `true` registers them in prom-client's default registry; `{ registry }` in yours. Default off.
+   */
+  metrics?: boolean | SammyMetricsOptions;
 }
 
 /** Default progress timeout (SammyPacingOptions.progressTimeoutMs), ms. */
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
+
+/**
+ * Default minReadKbps. An eighth of the pace floor (1024 kbps): slack for a real slow link — a viewer
+ * on EDGE (~200 kbps) or a mobile link in a fade, averaged over the 30 s window — while any such
+ * client still cannot play the lowest rung of a usual ladder (200–300 kbps) at half speed. A client
+ * reading 6.5 kbps (the issue's 16 KB every 20 s) is cut after 30 s, not held for the hour a 3 MB
+ * segment would take; one reading at the floor acknowledges 8× the minimum and is never cut.
+ */
+export const DEFAULT_MIN_READ_KBPS = 128;
 
 /** What the pacing engine needs to know, defaults filled in. */
 export interface EngineSettings {
@@ -51,15 +74,20 @@ export interface EngineSettings {
   mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
   userspaceBurstMs: number;
   progressTimeoutMs: number;
+  minReadKbps: number;
   congestionControl: CongestionControl | undefined;
   allowClientCongestionControl: boolean;
   log: SammyLogger;
+  /** Client resets and GOAWAYs: told to the metrics, when enabled. */
+  events?: EngineEventListener;
 }
 
 export interface ResolvedOptions {
   minPaceKbps: number;
   maxPaceKbps: number;
   records: DeliveryRecordLog;
+  /** Metrics' options when enabled. */
+  metrics: SammyMetricsOptions | undefined;
   engine: EngineSettings;
 }
 
@@ -72,7 +100,9 @@ const OPTION_KEYS: ReadonlySet<string> = new Set<keyof SammyPacingOptions>([
   'records',
   'userspaceBurstMs',
   'progressTimeoutMs',
+  'minReadKbps',
   'logger',
+  'metrics',
 ]);
 
 /** Fills in the defaults; throws on an unknown key, a value that cannot work, and when `kernel` is demanded but unavailable. */
@@ -90,6 +120,8 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
   if (!Number.isFinite(progressTimeoutMs) || progressTimeoutMs <= 0) {
     throw new RangeError(`progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
   }
+  const minReadKbps = options.minReadKbps ?? DEFAULT_MIN_READ_KBPS;
+  if (!Number.isFinite(minReadKbps) || minReadKbps < 0) throw new RangeError(`minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
   const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
   const congestionControl = options.congestionControl;
   if (congestionControl !== undefined && !isCongestionControl(congestionControl)) {
@@ -99,14 +131,18 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
   if (!isPacingMode(mechanism)) throw new RangeError(`mechanism must be one of ${PACING_MODES.join(', ')}, got ${JSON.stringify(mechanism)}`);
   const resolved = resolvePacingMechanism(mechanism);
   log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
+  const metrics = options.metrics === true ? {} : options.metrics || undefined;
+  if (metrics !== undefined && (typeof metrics !== 'object' || metrics === null)) throw new TypeError(`metrics must be true, false or { registry }, got ${JSON.stringify(options.metrics)}`);
   return {
     minPaceKbps,
     maxPaceKbps,
     records,
+    metrics,
     engine: {
       mechanism: resolved.mechanism,
       userspaceBurstMs: options.userspaceBurstMs ?? DEFAULT_BURST_MS,
       progressTimeoutMs,
+      minReadKbps,
       congestionControl,
       allowClientCongestionControl: options.allowClientCongestionControl ?? false,
       log,

@@ -3,7 +3,7 @@
  * paced, its write wrapper, and its delivery record, built here once from what its connection measured.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CmcdObjectType, ConnectionPaceReason, DeliveryEndReason, PacingMechanism } from 'sammy-pacing-protocol';
+import type { CmcdObjectType, ConnectionPaceReason, DeliveryEndReason, PacingMechanism, RtpClamp, UnpacedReason } from 'sammy-pacing-protocol';
 import type { NewDeliveryRecord } from './delivery-records.js';
 import { ResponseWrites } from './response-writes.js';
 import type { TcpInfo } from './tcp-info.js';
@@ -18,6 +18,10 @@ export interface PaceRequest {
   /** The request's own pace (its rtp, clamped); undefined when it asks for none or pacing is off. */
   paceKbps?: number;
   objectType?: CmcdObjectType;
+  /** Why the response goes unpaced if its connection's pace is none (no usable rtp, or pacing off). */
+  unpacedReason?: UnpacedReason;
+  /** How its rtp was clamped into the pace bounds, if it was. */
+  rtpClamp?: RtpClamp;
 }
 
 /** How the response is paced: as planned until its turn comes, then as set on its connection. */

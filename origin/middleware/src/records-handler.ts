@@ -17,6 +17,11 @@ import { pathOf } from './rtp.js';
 import { setSendBuffer, socketFd } from './socket-options.js';
 
 export const DEFAULT_MAX_RECORD_SUBSCRIBERS = 16;
+/**
+ * Event streams one remote address may hold: a demo page opens one, a few tabs a few; one client
+ * must not take every slot (the issue's probe held all 16).
+ */
+export const DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT = 4;
 /** About 700 records of ~350 bytes: a few seconds of a busy origin, enough to ride out a slow reader's hiccup. */
 export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024;
 export const DEFAULT_STALLED_TIMEOUT_MS = 60_000;
@@ -55,6 +60,8 @@ export interface SammyRecordsOptions {
   allowedHosts?: readonly string[] | 'any';
   /** Most event streams open at once; more are answered 503. Default 16. */
   maxSubscribers?: number;
+  /** Most event streams one remote address may hold; more are answered 429. Default 4. */
+  maxSubscribersPerClient?: number;
   /**
    * Bytes a subscriber may have waiting in the server (written, not yet taken by its socket)
    * before further records are skipped for it. Default 256 KiB.
@@ -164,8 +171,9 @@ class Subscriber implements RecordSubscriberState {
 type SubscriberLimits = Subscriber['limits'];
 
 /** The options checked once: how many may subscribe, and each subscriber's limits. */
-function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: number; limits: SubscriberLimits } {
+function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: number; maxSubscribersPerClient: number; limits: SubscriberLimits } {
   const maxSubscribers = positive('maxSubscribers', options.maxSubscribers ?? DEFAULT_MAX_RECORD_SUBSCRIBERS);
+  const maxSubscribersPerClient = positive('maxSubscribersPerClient', options.maxSubscribersPerClient ?? DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT);
   const limits = {
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES),
     stalledTimeoutMs: options.stalledTimeoutMs ?? DEFAULT_STALLED_TIMEOUT_MS,
@@ -174,11 +182,11 @@ function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: 
   if (!Number.isFinite(limits.stalledTimeoutMs) || limits.stalledTimeoutMs < 0) {
     throw new RangeError(`stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
   }
-  return { maxSubscribers, limits };
+  return { maxSubscribers, maxSubscribersPerClient, limits };
 }
 
 /** Whether a request names this server by a host the records may be served under (loopback, or `allowedHosts`). */
-function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: IncomingMessage) => boolean {
+export function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: IncomingMessage) => boolean {
   if (allowed === 'any') return () => true;
   const names = new Set((allowed ?? []).map((h) => hostName(h)));
   return (req) => {
@@ -192,11 +200,14 @@ function hostCheck(allowed: SammyRecordsOptions['allowedHosts']): (req: Incoming
 /** The event streams' subscribers, and one listener on the log while anyone subscribes: each record is serialised once. */
 class RecordStreams {
   readonly #subscribers = new Set<Subscriber>();
+  /** Open streams per remote address (an entry only while it has one). */
+  readonly #perClient = new Map<string, number>();
   #unsubscribe: (() => void) | undefined;
 
   constructor(
     readonly log: DeliveryRecordLog,
     readonly maxSubscribers: number,
+    readonly maxSubscribersPerClient: number,
     readonly limits: SubscriberLimits,
   ) {}
 
@@ -205,6 +216,13 @@ class RecordStreams {
     if (this.#subscribers.size >= this.maxSubscribers) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
       res.end(`too many record subscribers (${this.maxSubscribers})\n`);
+      return;
+    }
+    const client = req.socket?.remoteAddress ?? '';
+    const held = this.#perClient.get(client) ?? 0;
+    if (held >= this.maxSubscribersPerClient) {
+      res.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
+      res.end(`too many record subscribers from one client (${this.maxSubscribersPerClient})\n`);
       return;
     }
     // HTTP/2 shares the connection with the player's media: no connection-level header (h2 forbids it),
@@ -227,7 +245,15 @@ class RecordStreams {
       // Not Linux, or koffi unavailable: the queue bound still holds, the kernel's buffer is its default.
     }
     res.write(': sammy delivery records\nretry: 2000\n\n');
-    this.#subscribers.add(new Subscriber(res, this.limits, (s) => this.#leave(s)));
+    this.#perClient.set(client, held + 1);
+    this.#subscribers.add(
+      new Subscriber(res, this.limits, (s) => {
+        const left = (this.#perClient.get(client) ?? 1) - 1;
+        if (left > 0) this.#perClient.set(client, left);
+        else this.#perClient.delete(client);
+        this.#leave(s);
+      }),
+    );
     this.#unsubscribe ??= this.log.subscribe((record) => {
       const event = `event: ${RECORD_EVENT}\ndata: ${JSON.stringify(record)}\n\n`;
       for (const s of this.#subscribers) s.send(event);
@@ -251,9 +277,9 @@ class RecordStreams {
 }
 
 export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOptions = {}): SammyRecordsHandler {
-  const { maxSubscribers, limits } = resolveRecordsOptions(options);
+  const { maxSubscribers, maxSubscribersPerClient, limits } = resolveRecordsOptions(options);
   const hostAllowed = hostCheck(options.allowedHosts);
-  const streams = new RecordStreams(log, maxSubscribers, limits);
+  const streams = new RecordStreams(log, maxSubscribers, maxSubscribersPerClient, limits);
   const handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const path = requestPath(req);

@@ -40,6 +40,14 @@ export interface TcpInfo {
 }
 
 /** Byte offsets in `struct tcp_info`. */
+/**
+ * The client has closed its side (FIN: TCP CLOSE_WAIT) or reset the connection (CLOSE): Linux TCP
+ * states 8 and 7 (include/net/tcp_states.h). An HTTP/2 client never half-closes, so either means gone.
+ */
+export function peerClosed(state: number | undefined): boolean {
+  return state === 7 || state === 8;
+}
+
 export const TCP_INFO_OFFSETS = {
   state: 0,
   sndMss: 16,

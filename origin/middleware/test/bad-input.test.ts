@@ -32,23 +32,27 @@ async function expectStillServing(): Promise<void> {
   expect(res.body.equals(manifest)).toBe(true);
 }
 
-/** rtp values (as they appear inside the CMCD payload) and the pace they must lead to; undefined = ignored, unpaced. */
-const RTP_CASES: ReadonlyArray<[string, string, number | undefined]> = [
-  ['negative', 'rtp=-2000', undefined],
-  ['zero', 'rtp=0', undefined],
-  ['NaN', 'rtp=NaN', undefined],
-  ['1e309 (not a structured-field number)', 'rtp=1e309', undefined],
-  ['non-numeric token', 'rtp=abc', undefined],
-  ['a string', 'rtp="3000"', undefined],
-  ['empty', 'rtp=', undefined],
-  ['huge: clamped to the maximum', 'rtp=99999999999', DEFAULT_MAX_PACE_KBPS],
-  ['tiny: raised to the minimum', 'rtp=1', DEFAULT_MIN_PACE_KBPS],
+/**
+ * rtp values (as they appear inside the CMCD payload), the pace they must lead to (undefined = ignored,
+ * unpaced) and what Server-Timing then says: why unpaced, or how clamped.
+ */
+const RTP_CASES: ReadonlyArray<[string, string, number | undefined, string]> = [
+  ['negative', 'rtp=-2000', undefined, 'sammy-pace;dur=0;desc="none: rtp not positive"'],
+  ['zero', 'rtp=0', undefined, 'sammy-pace;dur=0;desc="none: rtp not positive"'],
+  ['NaN', 'rtp=NaN', undefined, 'sammy-pace;dur=0;desc="none: rtp not a number"'],
+  ['1e309 (not a structured-field number)', 'rtp=1e309', undefined, 'sammy-pace;dur=0;desc="none: CMCD malformed"'],
+  ['non-numeric token', 'rtp=abc', undefined, 'sammy-pace;dur=0;desc="none: rtp not a number"'],
+  ['a string', 'rtp="3000"', undefined, 'sammy-pace;dur=0;desc="none: rtp not a number"'],
+  ['empty', 'rtp=', undefined, 'sammy-pace;dur=0;desc="none: '],
+  ['absent', 'bl=2000', undefined, 'sammy-pace;dur=0;desc="none: rtp absent"'],
+  ['huge: clamped to the maximum', 'rtp=99999999999', DEFAULT_MAX_PACE_KBPS, 'sammy-rtp;dur=99999999999;desc="lowered to ceiling"'],
+  ['tiny: raised to the minimum', 'rtp=1', DEFAULT_MIN_PACE_KBPS, 'sammy-rtp;dur=1;desc="raised to floor"'],
   // CMCD is an RFC 8941 dictionary: a repeated key's last value wins.
-  ['duplicated key: the last wins', 'rtp=2000,rtp=4000', 4000],
+  ['duplicated key: the last wins', 'rtp=2000,rtp=4000', 4000, 'sammy-rtp;dur=4000, '],
 ];
 
 describe.each(['query', 'header'] as const)('rtp in %s mode', (mode) => {
-  it.each(RTP_CASES)('%s (%s) is answered 200 in full', async (_name, payload, pace) => {
+  it.each(RTP_CASES)('%s (%s) is answered 200 in full, Server-Timing saying why', async (_name, payload, pace, says) => {
     const res =
       mode === 'query'
         ? get(origin, `/media/manifest.mpd?CMCD=${encodeURIComponent(payload)}`)
@@ -56,12 +60,16 @@ describe.each(['query', 'header'] as const)('rtp in %s mode', (mode) => {
     const { status, body } = await res;
     expect(status).toBe(200);
     expect(body.equals(manifest)).toBe(true);
+    const header = String((await res).headers['server-timing']);
+    expect(header).toContain(says);
     const r = report(await res);
     if (pace === undefined) {
       expect(r.mechanism).toBe('none');
+      expect(r.unpacedReason).toBeDefined();
       expect(r.requestedRtpKbps).toBeUndefined();
     } else {
       expect(r).toMatchObject({ appliedPaceKbps: pace, mechanism: 'kernel' });
+      expect(r.unpacedReason).toBeUndefined();
     }
     await expectStillServing();
   });
@@ -71,7 +79,7 @@ describe('malformed requests', () => {
   it('two CMCD query parameters: ignored, served unpaced', async () => {
     const res = await get(origin, `/media/manifest.mpd?${cmcdQuery(2000)}&${cmcdQuery(4000)}`);
     expect(res.status).toBe(200);
-    expect(report(res).mechanism).toBe('none');
+    expect(report(res)).toMatchObject({ mechanism: 'none', unpacedReason: 'cmcd_repeated' });
     await expectStillServing();
   });
 
@@ -79,7 +87,7 @@ describe('malformed requests', () => {
     const res = await get(origin, '/media/manifest.mpd?CMCD=rtp%3D20%ZZ00');
     expect(res.status).toBe(200);
     expect(res.body.equals(manifest)).toBe(true);
-    expect(report(res).mechanism).toBe('none');
+    expect(report(res)).toMatchObject({ mechanism: 'none', unpacedReason: 'cmcd_malformed' });
     await expectStillServing();
   });
 
@@ -116,7 +124,7 @@ describe('malformed requests', () => {
     const res = await get(origin, '/media/manifest.mpd', { headers: { 'CMCD-Session': junk, 'CMCD-Status': 'rtp=2000' } });
     expect(res.status).toBe(200);
     expect(res.body.equals(manifest)).toBe(true);
-    expect(report(res).mechanism).toBe('none');
+    expect(report(res)).toMatchObject({ mechanism: 'none', unpacedReason: 'cmcd_too_large' });
     await expectStillServing();
   });
 

@@ -11,9 +11,9 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 export const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
 export const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const;
 export const SETTING = { HEADER_TABLE_SIZE: 1, ENABLE_PUSH: 2, MAX_CONCURRENT_STREAMS: 3, INITIAL_WINDOW_SIZE: 4, MAX_FRAME_SIZE: 5 } as const;
-export const ERROR_CODE = { NO_ERROR: 0, CANCEL: 8, ENHANCE_YOUR_CALM: 11 } as const;
+export const ERROR_CODE = { NO_ERROR: 0, STREAM_CLOSED: 5, CANCEL: 8, ENHANCE_YOUR_CALM: 11 } as const;
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
 export interface Frame {
   type: number;

@@ -187,7 +187,7 @@ describe('event stream under slow subscribers', () => {
   });
 
   it('20 subscribers that never read stay bounded: records are skipped, not queued', async () => {
-    origin = await startRecordsServer({ maxSubscribers: 20, maxQueuedBytes: MAX_QUEUED_BYTES });
+    origin = await startRecordsServer({ maxSubscribers: 20, maxSubscribersPerClient: 20, maxQueuedBytes: MAX_QUEUED_BYTES });
     subscribers = Array.from({ length: 20 }, () => new RawSubscriber(origin.port, true));
     await waitFor(() => origin.records.subscribers().length === 20 && subscribers.every((s) => s.socket.isPaused()));
     const heapBefore = process.memoryUsage().heapUsed;

@@ -3,7 +3,8 @@
  * CMCD rtp each request carries (userspace, so measured at the recipe's own accuracy), CMCD kept out of
  * the cache key and the upstream request, the same rtp rules as the other edges.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_PACE_KBPS, parseServerTiming } from 'sammy-pacing-protocol';
 import { integerAbove, integerBelow, renderSammyMaps, SAMMY_MAPS_CONF } from '../src/sammy-maps.js';
@@ -183,5 +184,43 @@ describe('the same rtp rules as the other edges', () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe('the access log (log_format sammy in nginx.conf)', () => {
+  /** The access-log lines of requests whose query carries `marker`. */
+  function logLines(marker: string): Array<{ request: string; status: number; bytes: number; seconds: number; rtp: string; pace: number; limitRate: number; cache: string }> {
+    return readFileSync(join(nginx.prefix, 'access.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(marker))
+      .map((line) => {
+        const m = /^\S+ \[[^\]]+\] "([^"]*)" (\d+) (\d+) ([\d.]+) rtp=(\S*) pace=(\d+) limit_rate=(\d+) cache=(\S+)$/.exec(line);
+        if (!m) throw new Error(`unparsed access-log line: ${line}`);
+        return { request: m[1]!, status: Number(m[2]), bytes: Number(m[3]), seconds: Number(m[4]), rtp: m[5]!, pace: Number(m[6]), limitRate: Number(m[7]), cache: m[8]! };
+      });
+  }
+
+  it('records the rtp, the pace (kbps) and $limit_rate (bytes/s), the bytes and the time of each response', async () => {
+    const agent = await warmMssAgent(nginx, '/media/test/warm.m4s');
+    const path = '/media/test/seg-8000.m4s?log=access';
+    try {
+      const paced = await get(nginx, `${path}&${cmcdQuery(8000)}`, { agent });
+      expect(paced.status).toBe(200);
+      await get(nginx, path, { agent });
+      await get(nginx, `${path}&${cmcdQuery('abc')}`, { agent });
+      await get(nginx, `/media/test/manifest.mpd?log=access&${cmcdQuery(1)}`, { agent });
+    } finally {
+      agent.destroy();
+    }
+    // nginx writes the line when the response ends.
+    await waitFor(() => logLines('log=access').length === 4);
+    const [paced, unpaced, bad, floor] = logLines('log=access');
+    const bytes = statSync(join(origin.mediaDir, 'test', 'seg-8000.m4s')).size;
+    expect(paced).toMatchObject({ status: 200, bytes, rtp: '8000', pace: 8000, limitRate: 8000 * 125, cache: 'MISS' });
+    // limit_rate meters the body in userspace: the last byte is written at about the pace (never much before).
+    expect(paced!.seconds).toBeGreaterThanOrEqual(((bytes * 8) / 8_000_000) * 0.8);
+    expect(unpaced).toMatchObject({ status: 200, bytes, rtp: '', pace: 0, limitRate: 0, cache: 'HIT' });
+    expect(bad).toMatchObject({ rtp: '', pace: 0, limitRate: 0 });
+    expect(floor).toMatchObject({ rtp: '1', pace: DEFAULT_MIN_PACE_KBPS, limitRate: DEFAULT_MIN_PACE_KBPS * 125 });
   });
 });

@@ -8,8 +8,10 @@ import { parseArgs } from 'node:util';
 import { isCongestionControl, CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, RECORD_EVENTS_PATH, RECORDS_PATH, type CongestionControl } from 'sammy-pacing-protocol';
 import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
-import { DeliveryRecordLog, isPacingMode, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
+import { DeliveryRecordLog, isPacingMode, METRICS_PATH, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
+import { originMetricsRegistry } from './metrics-registry.js';
 import { certificateFromFiles, devCertificate, type TlsCredentials } from './dev-certificate.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
 import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, startOrigin, type RunningOrigin, type StartOriginOptions } from './server.js';
 
 const HELP = `Usage: sammy-origin [options]
@@ -36,8 +38,12 @@ Options:
   --records           publish delivery records (${RECORDS_PATH}, ${RECORD_EVENTS_PATH}) for the
                       demo page: every viewer's paths and timings, to anyone who can connect
   --no-records        do not (default: on when --host is a loopback address, off otherwise)
+  --no-metrics        no Prometheus metrics (default: served at ${METRICS_PATH} under this server's
+                      own host names: loopback's and the listen address)
   --min-pace <kbps>   lowest pace applied (default ${DEFAULT_MIN_PACE_KBPS})
   --max-pace <kbps>   highest pace applied (default ${DEFAULT_MAX_PACE_KBPS})
+  --max-conns-per-client <n>  connections one address may hold per listener; more are refused
+                      (default ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT}; raise it behind a carrier-grade NAT)
   -h, --help          this text
 `;
 
@@ -70,8 +76,10 @@ try {
       'no-client-cc': { type: 'boolean' },
       records: { type: 'boolean' },
       'no-records': { type: 'boolean' },
+      'no-metrics': { type: 'boolean' },
       'min-pace': { type: 'string' },
       'max-pace': { type: 'string' },
+      'max-conns-per-client': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -91,6 +99,8 @@ if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and
 const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PORT;
 const httpsPort = numberOption('https-port', values['https-port'] ?? process.env.HTTPS_PORT) ?? DEFAULT_HTTPS_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
+const maxConnectionsPerClient = numberOption('max-conns-per-client', values['max-conns-per-client']);
+if (maxConnectionsPerClient !== undefined && (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1)) fail('--max-conns-per-client must be a positive integer');
 
 if (mediaDir === undefined) await ensureContent();
 
@@ -112,8 +122,11 @@ const common: StartOriginOptions = {
   serveRecords: values.records ? true : values['no-records'] ? false : undefined,
   minPaceKbps: numberOption('min-pace', values['min-pace']),
   maxPaceKbps: numberOption('max-pace', values['max-pace']),
+  maxConnectionsPerClient,
   // One log for both listeners: the demo page sees every response, whichever protocol carried it.
   records: new DeliveryRecordLog(),
+  // One registry likewise: /metrics on either port counts both.
+  metrics: values['no-metrics'] ? false : originMetricsRegistry(),
 };
 /** A listener that could not bind, and how a user picks another port for it. */
 interface Unbound {
@@ -155,14 +168,17 @@ for (const origin of origins) {
 }
 const first = origins[0]!;
 const shown = first.url.replace('127.0.0.1', 'localhost');
-if (tls && values.cert === undefined) {
+// Only for an HTTPS listener that started, and curl pointed at it (a certificate means nothing to http://).
+const secure = origins.find((o) => o.protocol === 'https');
+if (tls && secure && values.cert === undefined) {
   console.log(`sammy-origin: the HTTPS certificate is a development one for localhost (${tls.certPath}); to trust it:
   Chromium/Chrome: start it with --ignore-certificate-errors-spki-list=${tls.spkiHash} (trusts this key only)
   or import ${tls.certPath} as a trusted authority (Firefox: Settings → Certificates → Authorities);
-  curl --cacert ${tls.certPath} ${shown}/`);
+  curl --cacert ${tls.certPath} ${secure.url}/`);
 }
 if (mediaDir === undefined) console.log(`sammy-origin: test ladder at ${shown}${DEFAULT_MANIFEST_PATH}`);
 else console.log(`sammy-origin: media from ${mediaDir} at ${shown}/media/`);
+if (first.pacing.metrics) console.log(`sammy-origin: Prometheus metrics at ${shown}${METRICS_PATH} (--no-metrics to turn off)`);
 console.log(first.records ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)` : 'sammy-origin: delivery records not published (--records to publish them)');
 
 let stopping = false;

@@ -11,4 +11,6 @@ export {
   type RunningOrigin,
   type OriginHandler,
 } from './server.js';
+export { DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
 export { devCertificate, certificateFromFiles, spkiHash, DEFAULT_CERT_DIR, type TlsCredentials } from './dev-certificate.js';
+export { originMetricsRegistry } from './metrics-registry.js';

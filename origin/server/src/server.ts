@@ -21,16 +21,22 @@ import { DEFAULT_MEDIA_ROOT, DEFAULT_SITE_DIR } from '@sammy/test-content';
 import {
   DeliveryRecordLog,
   isLoopbackHost,
+  releaseHttp2Sockets,
   sammyCorsOptions,
   sammyPacing,
+  sammyMetricsEndpoint,
   sammyRecords,
+  type MetricsRegistry,
   type PacingMode,
   type SammyLogger,
   type SammyPacingHandler,
   type SammyRecordsHandler,
 } from 'sammy-pacing-express';
+import { originMetricsRegistry } from './metrics-registry.js';
 import { placeholderPage } from './placeholder-page.js';
 import { answer, rejectFragments, serveMedia, serveSite, type Handler } from './static-media.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnectionsPerClient } from './client-limits.js';
+import { ifRangeStrongOnly, rejectLooseFraming } from './strict-framing.js';
 import type { TlsCredentials } from './dev-certificate.js';
 
 export { MEDIA_PATH };
@@ -89,7 +95,18 @@ export interface StartOriginOptions {
    * every viewer's paths and timings: default on only when listening on a loopback address.
    */
   serveRecords?: boolean;
+  /**
+   * Prometheus metrics at /metrics (METRICS_PATH), under the records' host rule (loopback names, the
+   * listen address): into this registry (the CLI's listeners share one), or a new one with the process's
+   * default metrics; `false` for none. Default: a new one.
+   */
+  metrics?: MetricsRegistry | false;
   logger?: SammyLogger;
+  /**
+   * Connections one remote address may hold open on this listener; more are refused (closed at
+   * once). Default DEFAULT_MAX_CONNECTIONS_PER_CLIENT (64).
+   */
+  maxConnectionsPerClient?: number;
   /** Largest request head, bytes. Default DEFAULT_MAX_HEADER_BYTES (96 KB). */
   maxHeaderSize?: number;
   /**
@@ -159,6 +176,7 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   records: SammyRecordsHandler | undefined;
 } {
   const siteDir = opts.siteDir ?? DEFAULT_SITE_DIR;
+  const registry = opts.metrics === false ? undefined : (opts.metrics ?? originMetricsRegistry());
   const pacing = sammyPacing({
     mechanism: opts.pacing,
     congestionControl: opts.congestionControl,
@@ -169,13 +187,17 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     progressTimeoutMs: opts.progressTimeoutMs,
     records: opts.records,
     logger: opts.logger,
+    metrics: registry && { registry },
   });
   const router = Router();
   router.use(routed(rejectFragments));
+  router.use(routed(rejectLooseFraming));
+  router.use(routed(ifRangeStrongOnly));
   // Records first: same-origin only (no CORS headers), and neither paced nor recorded themselves.
   const host = opts.host ?? DEFAULT_HOST;
   const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
   if (records) router.use(routed(records));
+  if (pacing.metrics) router.use(routed(sammyMetricsEndpoint(pacing.metrics, { allowedHosts: ownHostNames(host) })));
   router.use(routed(cors(sammyCorsOptions)));
   router.use(routed(pacing));
   router.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT).map(routed));
@@ -204,6 +226,9 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
     {
       key: tls.key,
       cert: tls.cert,
+      // [120 s] A TLS handshake gets as long as a request head: a client that opens and says nothing
+      // holds its socket 10 s, not two minutes.
+      handshakeTimeout: MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout,
       allowHTTP1: true,
       maxSessionMemory: 64,
       settings: { maxConcurrentStreams: 100, maxHeaderListSize: maxHeaderSize },
@@ -211,7 +236,9 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
     },
     handler,
   );
-  Object.assign(server, MEDIA_ORIGIN_SERVER_OPTIONS, { maxHeaderSize });
+  // requireHostHeader: HTTP/1.1 without Host is 400 over TLS as on plain HTTP (node:http's default;
+  // node:http2's server, which hands HTTP/1.1 to node:http, does not set it).
+  Object.assign(server, MEDIA_ORIGIN_SERVER_OPTIONS, { maxHeaderSize, requireHostHeader: true });
   const open = new Set<Socket>();
   sockets.set(server, open);
   server.on('connection', (socket: Socket) => {
@@ -220,6 +247,8 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
   });
   // An h2 session with nothing to do for the keep-alive time is closed, as an idle HTTP/1.1 connection is.
   server.setTimeout(MEDIA_ORIGIN_SERVER_OPTIONS.keepAliveTimeout);
+  // Each session's socket closed with it (node:http2 can leave it open for good).
+  releaseHttp2Sockets(server);
   return server;
 }
 
@@ -227,6 +256,11 @@ export async function startOrigin(opts: StartOriginOptions = {}): Promise<Runnin
   const { handler, pacing, records } = createOriginApp(opts);
   const maxHeaderSize = opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES;
   const server = opts.tls ? secureServer(opts.tls, maxHeaderSize, handler) : createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize }, handler);
+  const maxConnectionsPerClient = opts.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+  if (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1) {
+    throw new RangeError(`maxConnectionsPerClient must be a positive integer, got ${maxConnectionsPerClient}`);
+  }
+  limitConnectionsPerClient(server, maxConnectionsPerClient);
   const host = opts.host ?? DEFAULT_HOST;
   try {
     await new Promise<void>((resolve, reject) => {

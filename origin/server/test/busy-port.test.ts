@@ -75,6 +75,8 @@ describe('the CLI on a busy port', () => {
     ]);
     expect(run.stdout()).toContain(`serving on http://localhost:${http}/`);
     expect(run.stdout()).not.toMatch(/serving on https:/);
+    // No certificate hint for the HTTPS listener that did not start (it named the HTTP URL with --cacert).
+    expect(run.stdout()).not.toMatch(/certificate|--cacert/);
     // Still running, and answering.
     expect((await get({ url: `http://127.0.0.1:${http}` }, '/')).status).toBe(200);
   });
@@ -86,5 +88,16 @@ describe('the CLI on a busy port', () => {
     await waitFor(() => /serving on https:\/\//.test(run!.stdout()) && run!.stderr().length > 0, 30_000);
     expect(lines(run.stderr())).toEqual([`sammy-origin: port ${http} (HTTP) is in use; choose another with PORT=${http + 1} npm start, or npm start -- --port ${http + 1}`]);
     expect(run.stdout()).toContain(`serving on https://localhost:${https}/`);
+    // The certificate hint's curl names the HTTPS listener, the one its --cacert is for.
+    await waitFor(() => /curl --cacert/.test(run!.stdout()), 5000);
+    expect(run.stdout()).toMatch(new RegExp(`curl --cacert \\S+ https://localhost:${https}/\n`));
+  });
+
+  it('both ports free: the curl hint names HTTPS, and the metrics line the first listener', async () => {
+    const [http, https] = [await freePort(), await freePort()];
+    run = spawnCli(['--port', String(http), '--https-port', String(https), '--media-dir', media]);
+    await waitFor(() => /delivery records/.test(run!.stdout()), 30_000);
+    expect(run.stdout()).toMatch(new RegExp(`curl --cacert \\S+ https://localhost:${https}/\n`));
+    expect(run.stdout()).toContain(`Prometheus metrics at https://localhost:${https}/metrics`);
   });
 });

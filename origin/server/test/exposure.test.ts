@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 import { CONGESTION_CONTROL_HEADER, parseServerTiming, RECORD_EVENTS_PATH, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
+import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
 import { createOriginApp, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, get, startTestOrigin, waitFor } from './helpers.js';
 
@@ -25,6 +25,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(media, { recursive: true, force: true }));
 
+
+/** Opens the records event stream from `localAddress` (kept in `open` until the test destroys it); its status. */
+function subscribeFrom(origin: RunningOrigin, localAddress: string, open: ClientRequest[]): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = httpGet(`${origin.url}${RECORD_EVENTS_PATH}`, { localAddress }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    open.push(req);
+  });
+}
 describe('isLoopbackHost', () => {
   it('knows loopback from everything else', () => {
     for (const host of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
@@ -71,15 +83,9 @@ describe('records on the reference server', () => {
     const log = new DeliveryRecordLog();
     const listeners = [await startTestOrigin(media, { records: log }), await startTestOrigin(media, { records: log })];
     const open: ClientRequest[] = [];
-    const subscribe = (o: RunningOrigin) =>
-      new Promise<number>((resolve, reject) => {
-        const req = httpGet(`${o.url}${RECORD_EVENTS_PATH}`, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        open.push(req);
-      });
+    let clients = 0;
+    // Each from its own loopback address: one address may hold only DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT.
+    const subscribe = (o: RunningOrigin) => subscribeFrom(o, `127.0.5.${++clients}`, open);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS; i++) statuses.push(await subscribe(listeners[i % 2]!));
@@ -89,6 +95,23 @@ describe('records on the reference server', () => {
     } finally {
       for (const req of open) req.destroy();
       await Promise.all(listeners.map((o) => o.close()));
+    }
+  });
+
+  it(`one client (address) holds at most ${DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT} event streams: 429 beyond, others still served`, async () => {
+    const origin = await startTestOrigin(media);
+    const open: ClientRequest[] = [];
+    const subscribe = (localAddress: string) => subscribeFrom(origin, localAddress, open);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT; i++) statuses.push(await subscribe('127.0.6.1'));
+      expect(statuses).toEqual(Array.from({ length: DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT }, () => 200));
+      // Before: the same client took all 16 slots.
+      expect(await subscribe('127.0.6.1')).toBe(429);
+      expect(await subscribe('127.0.6.2')).toBe(200);
+    } finally {
+      for (const req of open) req.destroy();
+      await origin.close();
     }
   });
 

@@ -25,6 +25,14 @@ export interface SammyParameters {
   probeInterval: number;
   /** A held segment's pace at most, as a share of the link's capacity the probes measured, in (0, 1]. */
   capacityShare: number;
+  /**
+   * The neighbour-first knob, a share in [0, 1] (0: off, the viewer first). Once the link has measurably capped a
+   * video download, every video request but a probe is paced at most at this share of the link's measured capacity
+   * from two thirds of the full level (below it, at the link's capacity: a stall is near), even below the rung's held
+   * floor: the bitrate rule then settles on what that share carries, and the queue in front of the neighbour stays
+   * empty while the link holds. Lower: emptier queue, lower bitrate (README, "The frontier").
+   */
+  linkShare: number;
   /** Bandwidth safety factor β of the bitrate choice, in (0, 1]. */
   beta: number;
   /** Look-ahead duration D of the bitrate choice, seconds. */
@@ -51,6 +59,7 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
   stepUpFactor: 1.1, // bitrate.ts (hysteresis, the refetch check), parameters.ts (the floor)
   probeInterval: 3, // probe.ts
   capacityShare: 0.8, // hold.ts (the held pace's cap)
+  linkShare: 0, // hold.ts: off, the viewer first (PRESETS.neighbourFirst sets it)
   beta: 0.7, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
   lookaheadSeconds: 20, // bitrate.ts (Eq. 1), hold.ts (the held floor), parameters.ts
   overhead: 0.05, // hold.ts, probe.ts (refetch), parameters.ts
@@ -65,15 +74,21 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
  * the probing. Every other tunable keeps its value, so a preset spreads into `attach` options or
  * `update()` without resetting them: `attach(player, { ...PRESETS.paper })`.
  */
-export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'fullBufferMaxSeconds' | 'paceBase' | 'stepUpFactor' | 'probeInterval'>>;
+export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'fullBufferMaxSeconds' | 'paceBase' | 'stepUpFactor' | 'probeInterval' | 'linkShare'>>;
 
 // (Pure: an app that uses no preset bundles none; pace-only mode's start bundles the paper's alone.)
 /** The paper's algorithm and production values (Section 5); pace-only mode starts from it. */
-export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
-/** `paper`, and `bufferAware`: the lowest pace the buffer allows (issue 17), what the defaults have (README.md). */
-export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset } = {
+export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1, linkShare: 0 });
+const BUFFER_AWARE: PacePreset = { c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, linkShare: 0 };
+/**
+ * `paper`; `bufferAware`: the lowest pace the buffer allows (issue 17), what the defaults have (README.md);
+ * `neighbourFirst`: the defaults with `linkShare` on, for operators who put the neighbour's delay before the
+ * viewer's bitrate (issue 39: it must beat dash.js's own rtp on both; README, "The frontier").
+ */
+export const PRESETS: { readonly paper: PacePreset; readonly bufferAware: PacePreset; readonly neighbourFirst: PacePreset } = {
   paper: PAPER_PACE,
-  bufferAware: /* @__PURE__ */ Object.freeze({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 }),
+  bufferAware: /* @__PURE__ */ Object.freeze(BUFFER_AWARE),
+  neighbourFirst: /* @__PURE__ */ Object.freeze({ ...BUFFER_AWARE, linkShare: 0.6 }),
 };
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
-import { minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
+import { LOW_BUFFER_SAFETY, minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
 import { decideBitrate, decidePace, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
 import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
 import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
@@ -14,19 +14,29 @@ const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
   it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target and 15 s at most, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8 });
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3 });
+    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8, linkShare: 0 });
+    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, linkShare: 0 });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
   it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule, no hysteresis, every segment paced by it', () => {
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1 });
+    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1, linkShare: 0 });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
     expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
     expect(resolveParameters({ ...PRESETS.paper, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
     expect(resolveParameters(PRESETS.bufferAware, resolveParameters({ ...PRESETS.paper, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
+  });
+
+  it('names the neighbour-first point of the frontier PRESETS.neighbourFirst: the defaults with linkShare on, validated as every set, and spread like every preset', () => {
+    expect(PRESETS.neighbourFirst).toEqual({ ...PRESETS.bufferAware, linkShare: PRESETS.neighbourFirst.linkShare });
+    expect(PRESETS.neighbourFirst.linkShare).toBeGreaterThan(0);
+    expect(Object.isFrozen(PRESETS.neighbourFirst)).toBe(true);
+    expect(resolveParameters({ ...PRESETS.neighbourFirst })).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.neighbourFirst });
+    // Back to the viewer first: a preset spread after it resets the knob.
+    expect(resolveParameters(PRESETS.bufferAware, resolveParameters(PRESETS.neighbourFirst))).toEqual(DEFAULT_PARAMETERS);
+    for (const linkShare of [-0.1, 1.01, NaN]) expect(() => resolveParameters({ linkShare })).toThrow(/linkShare must be a number ≥ 0 and ≤ 1/);
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -103,6 +113,18 @@ describe('probe and hold (probeInterval)', () => {
     expect(limits(12, 4000)!.floorKbps).toBeLessThan((sammyRuleRequirement(parameters).multipleAt!(12) / 0.95) * 2428);
   });
 
+  it('with linkShare (neighbour first), holds at every buffer level once the link is measured, with no floor: at the link below two thirds of the full level, at linkShare of it from there', () => {
+    const share = { ...parameters, linkShare: 0.7 };
+    const at = (b: number, capacityKbps: number | undefined) => holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters: share });
+    expect(at(2, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
+    expect(at(9.9, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
+    expect(at(10, 4000)!.capKbps).toBeCloseTo((0.7 * 4000) / 0.95);
+    expect(at(30, 2000)).toEqual({ capKbps: (0.7 * 2000) / 0.95, floorKbps: 0 });
+    // The floor the default keeps is gone: a pace below the rung, set by the link, not by the pace.
+    expect(heldPaceKbps(13_700, at(12, 2000)!)).toBeLessThan(2428);
+    expect(at(12, undefined)).toBeUndefined();
+  });
+
   it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {
     expect(heldPaceKbps(13_700, { capKbps: 3500, floorKbps: 2800 })).toBe(3500);
     expect(heldPaceKbps(3000, { capKbps: 3500, floorKbps: 2800 })).toBe(3000);
@@ -142,16 +164,22 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
     expect(paceRequest(state, { ...request, scheduleKbps: undefined }, p)).toMatchObject({ paceRateKbps: undefined, held: false });
   });
 
-  it('a step up with a refetch leaves the refetched segments and the one after unheld, at least at the probes’ rate', () => {
+  it('a step up with a refetch leaves the refetched segments and the one after unheld, at the probes’ rate when the link capped the last (no faster: issue 39), else at least at it', () => {
     let state = nextProbeState(probeSample(INITIAL_PROBE_STATE, 5000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
     expect(state).toMatchObject({ unheldLeft: 3, spaced: false });
     for (let i = 0; i < 3; i++) {
+      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule and below the 13 700 one; it measures its pace (held).
+      expect(paceRequest(state, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 5300, held: true });
       const paced = paceRequest(state, { ...request, scheduleKbps: 4000 }, p);
-      // 5000 / 0.95 = 5263 on the wire → 5300, above the 4000 schedule.
-      expect(paced).toMatchObject({ paceRateKbps: 5300, held: false });
+      expect(paced).toMatchObject({ paceRateKbps: 5300, held: true });
       state = paced.state;
     }
     expect(state.unheldLeft).toBe(0);
+    // A last probe that kept its pace (the link not measured capping): at the schedule, at least at the probes' rate.
+    const free = nextProbeState(probeSample(INITIAL_PROBE_STATE, 12_000), { type: 'switch', refetchSeconds: 8, segmentSeconds: 4 }, p);
+    expect(paceRequest(free, { ...request, scheduleKbps: 13_700 }, p)).toMatchObject({ paceRateKbps: 13_700, held: false });
+    // 12 000 / 0.95 = 12 632 → 12 600 (rtp rounds to the nearest 100).
+    expect(paceRequest(free, { ...request, scheduleKbps: 4000 }, p)).toMatchObject({ paceRateKbps: 12_600, held: false });
     expect(nextProbeState(state, { type: 'switch', refetchSeconds: undefined, segmentSeconds: 4 }, p).unheldLeft).toBe(0);
   });
 
@@ -181,6 +209,22 @@ describe('the rule at a shallow buffer (decideBitrate)', () => {
     expect(at(SHALLOW_BUFFER_SECONDS, 3274).estimateKbps).toBe(4550);
     // No estimate yet: the player's own start.
     expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionEstimateKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
+  });
+
+  it(`with a segment duration is as careful as dash.js’s InsufficientBufferRule below a few seconds of buffer (the low-buffer guard): the next segment downloads within ${LOW_BUFFER_SAFETY} of the buffer at the estimate`, () => {
+    // Issue 39's real failure: 2300–3300 kbps held with 0–5 s of buffer on a 1–3 Mbit/s link. Eq. 1 at 2 s
+    // with a 3000 kbps estimate allows 2300 (0.7 × 3000 × 1.1 = 2310); the guard 0.7 × 3000 × 2 / 4 = 1050: 750.
+    const at = (bufferLevelSeconds: number, segmentSeconds: number | undefined) =>
+      decideBitrate({ ...input, bufferLevelSeconds, sessionEstimateKbps: 3000, linkThroughputKbps: undefined, segmentSeconds }).bitrateKbps;
+    expect(at(2, 4)).toBe(750);
+    // Before any download has told the segment's duration: Eq. 1 alone.
+    expect(at(2, undefined)).toBe(2300);
+    // An empty buffer: the lowest rung, as dash.js’s rule picks.
+    expect(at(0, 4)).toBe(300);
+    // From 5 s (4 s segments) Eq. 1 is the stricter: nothing changes.
+    expect(at(8, 4)).toBe(2300);
+    expect(at(8, 4)).toBe(at(8, undefined));
+    expect(selectBitrateKbps({ bitratesKbps: [300, 750, 1500, 2300, 3300], estimateKbps: 3000, bufferLevelSeconds: 4, beta: 0.7, lookaheadSeconds: 20, segmentSeconds: 4 })).toBe(1500);
   });
 
   it('the latest video download counts when the link held it back (unpaced, or below 80% of its pace), not when its pace did', () => {
@@ -244,11 +288,16 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBeCloseTo(5 - (8 * 3300) / 4000);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 5 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 8.3 })).toBe(2300);
-    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: 1.7 })).toBe(2300);
-    // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where 3300 is kept (3896 ≤ 4000): it steps up once.
+    // (At 1.7 s Eq. 1 alone would keep 2300; the low-buffer guard, 0.7 × 4000 × 1.7 / 4 = 1190, 750.)
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: 1.7 })).toBe(750);
+    // At 24 s: 24 s refetched in 19.8 s leaves 4.2 s, where Eq. 1 keeps 3300 (3896 ≤ 4000) but the low-buffer
+    // guard allows 0.7 × 4000 × 4.2 / 4 = 2940: it would
+    // step back down. At 28 s, 28 s refetched in 23.1 s leaves 4.9 s (3430): it steps up once.
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 20 })).toBe(2300);
-    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(3300);
-    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 28 })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(28, 3300, 4000, 4, 1.5) })).toBe(3300);
     // Below 1.5 s dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
     // step up's first segment, so Eq. 1 at the buffer as it is; no hysteresis (the paper): Eq. 1 alone.
     expect(bufferAfterStepUp(1.4, 3300, 4000, 4, 1.5)).toBe(1.4);

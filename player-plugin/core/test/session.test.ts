@@ -27,6 +27,7 @@ describe('SammySession', () => {
       stepUpFactor: 1.1,
       probeInterval: 3,
       capacityShare: 0.8,
+      linkShare: 0,
       beta: 0.7,
       lookaheadSeconds: 20,
       overhead: 0.05,
@@ -76,15 +77,30 @@ describe('SammySession', () => {
     const top = { tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 5 } } };
     // 4 s segments at 4000 kbps: the first at the player's start (750 kbps), then 2300 kbps (1 150 000 B).
     for (const bitrateKbps of [750, 2300, 2300, 2300, 2300]) {
-      expect(s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 3 })?.bitrateKbps).toBe(bitrateKbps);
+      // (At 3.4 s Eq. 1 allows 2300 from 4000 kbps, 0.7 × 4000 × 1.17 = 3276, and so does the low-buffer guard, 0.7 × 4000 × 3.4 / 4 = 2380.)
+      expect(s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 3.4 })?.bitrateKbps).toBe(bitrateKbps);
       const bytes = (bitrateKbps * 1000 * 4) / 8;
       s.addSample(s.decide(request({ ...top, bitrateKbps })), { bytes, durationMs: (bytes * 8) / 4000 });
     }
     const at = (bufferLevelSeconds: number, stepUpRefetchSeconds?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSeconds })?.bitrateKbps;
     // With dash.js's fast switching (a step up refetches the buffer) not at 8.3 s, at 24 s; a player that refetches nothing: at 8.3 s.
     expect(at(8.3, 1.5)).toBe(2300);
-    expect(at(24, 1.5)).toBe(3300);
+    // At 24 s the refetch leaves 4.2 s, too little for the low-buffer guard (0.7 × 4000 × 4.2 / 4 = 2940): at 28 s, 4.9 s.
+    expect(at(24, 1.5)).toBe(2300);
+    expect(at(28, 1.5)).toBe(3300);
     expect(at(8.3)).toBe(3300);
+  });
+
+  it('applies the low-buffer guard from its first video download, which tells the segment’s duration', () => {
+    const s = createSession({ parameters: { stepUpFactor: 0 }, initialHistory: memoryStore([3000]) });
+    const ladderKbps = [300, 750, 1500, 2300, 3300];
+    const pick = () => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 2 })!.bitrateKbps;
+    // From the history (3000 kbps), no segment duration yet: Eq. 1 at 2 s, 0.7 × 3000 × 1.1 = 2310.
+    expect(pick()).toBe(2300);
+    const bytes = (2300 * 1000 * 4) / 8;
+    s.addSample(s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 2 } } }, 2)), { bytes, durationMs: (bytes * 8) / 3000 });
+    // 4 s segments: the guard allows 0.7 × 3000 × 2 / 4 = 1050.
+    expect(pick()).toBe(750);
   });
 
   it('reports the buffer and estimate the bitrate choice used, not values read later', () => {
@@ -241,11 +257,13 @@ describe('SammySession', () => {
     for (let i = 0; i < 4; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
     expect(go(20).held).toBe(true);
     expect(u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 12, stepUpRefetchSeconds: 1.5 })?.bitrateKbps).toBe(3300);
-    // The first refetch, at the top: at least the link's rate as the probes measured it (6000 / 0.95 = 6316),
-    // above the schedule's (1 − 0.8) × 4 + 0.8 × 1.25 = 1.8 × 3428 = 6170: the viewer waits on the rung below.
+    // The first refetch, at the top: the link's rate as the probes measured it capping the downloads (6000 / 0.95
+    // = 6316), above the schedule's (1 − 0.8) × 4 + 0.8 × 1.25 = 1.8 × 3428 = 6170: the viewer waits on the rung
+    // below. It measures its pace, as a held segment does (issue 39: no faster, a pace above the link only queues).
     const refetch = u.decide(request({ bitrateKbps: 3300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: 12 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 12 } } }, 12));
-    expect(refetch).toMatchObject({ paceRateKbps: 6300, held: false });
-    expect([go(12), go(12), go(12), go(12)].map((d) => d.held)).toEqual([false, false, false, true]);
+    expect(refetch).toMatchObject({ paceRateKbps: 6300, held: true });
+    // The other refetches and the one after at the link's rate; then held at 0.8 of it (0.8 × 6000 / 0.95 = 5053).
+    expect([go(12), go(12), go(12), go(12)].map((d) => d.paceRateKbps)).toEqual([6300, 6300, 6300, 5100]);
   });
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {

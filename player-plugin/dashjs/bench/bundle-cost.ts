@@ -2,7 +2,6 @@
  * What sammy-pacing-dashjs adds to a Vite app with dash.js (the shared measure: ../../bench/bundle-cost.ts).
  *   npm run build -w sammy-pacing-dashjs && npm run bench:plugin
  */
-import { fileURLToPath } from 'node:url';
 import { LOG_DECISIONS, main, reportBundleCost as report, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import { MediaPlayer } from 'dashjs';\n`;
@@ -14,7 +13,6 @@ export const DASHJS_APP: BundleApp = {
   player: 'dash.js',
   adapter: 'sammy-pacing-dashjs',
   folder: 'dashjs',
-  workDir: fileURLToPath(new URL('../node_modules/.cache/sammy-bundle-cost/', import.meta.url)),
   apps: {
     alone: `${PLAYER}${CREATE}${PLAY}`,
     sammy: `${PLAYER}${ATTACH}${CREATE}const sammy = attach(player);\n${PLAY}${LOG_DECISIONS}`,

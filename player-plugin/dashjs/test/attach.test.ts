@@ -185,7 +185,8 @@ describe('attach(player)', () => {
       for (let i = 0; i < 5; i++) {
         await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as DashResponse);
       }
-      c.setBuffer(2);
+      // (At 4 s: Eq. 1 allows 5880, the low-buffer guard 0.7 × 7000 × 4 / 4 = 4900.)
+      c.setBuffer(4);
       expect(rule.getSwitchRequest(rulesContext).representation!.bitrateInKbit).toBe(3000);
       // At 10 s Eq. 1 (5714) and the hysteresis (6600) allow 6000; refetching the buffer's 3 segments would empty it.
       c.setBuffer(10);
@@ -256,6 +257,18 @@ describe('attach(player): the buffer target, and the paper’s preset', () => {
     ctx.sammy.update(PRESETS.bufferAware);
     expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
     expect(rtpOf(await ctx.requestInterceptors[0]!(mediaRequest()))).toBe(11_000);
+  });
+});
+
+describe('PRESETS.neighbourFirst (issue 39)', () => {
+  it('spreads into the options and update() like every preset: linkShare on, through the kit; out of range refused, the set kept', () => {
+    const ctx = setup({ ...PRESETS.neighbourFirst });
+    expect(ctx.sammy.parameters).toMatchObject(PRESETS.neighbourFirst);
+    expect(ctx.sammy.parameters.linkShare).toBeGreaterThan(0);
+    expect(() => ctx.sammy.update({ linkShare: 1.5 })).toThrow(SammyConfigError);
+    expect(ctx.sammy.parameters.linkShare).toBe(PRESETS.neighbourFirst.linkShare);
+    ctx.sammy.update(PRESETS.bufferAware);
+    expect(ctx.sammy.parameters).toEqual(setup().sammy.parameters);
   });
 });
 

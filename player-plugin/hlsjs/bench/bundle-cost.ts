@@ -4,7 +4,6 @@
  * imports (its key tables) separately. The app without Sammy enables hls.js's CMCD too.
  *   npm run build -w sammy-pacing-hlsjs && npm run bench:bundle -w sammy-pacing-hlsjs
  */
-import { fileURLToPath } from 'node:url';
 import { LOG_DECISIONS, main, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import Hls from 'hls.js';\n`;
@@ -15,7 +14,6 @@ export const HLSJS_APP: BundleApp = {
   player: 'hls.js',
   adapter: 'sammy-pacing-hlsjs',
   folder: 'hlsjs',
-  workDir: fileURLToPath(new URL('../node_modules/.cache/sammy-bundle-cost/', import.meta.url)),
   apps: {
     alone: `${PLAYER}${VIDEO_ELEMENT}const hls = new Hls({ cmcd: {} });\n${PLAY}`,
     sammy: `${PLAYER}${ATTACH}${VIDEO_ELEMENT}const hls = new Hls(sammyConfig());\nconst sammy = attach(hls);\n${LOG_DECISIONS}${PLAY}`,

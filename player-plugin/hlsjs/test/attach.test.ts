@@ -242,6 +242,8 @@ describe('attach(hls): the buffer target, and the paper’s preset', () => {
   it('defaults to PRESETS.bufferAware’s pace; PRESETS.paper spread into the options opts in, hls.js’s start estimate kept', async () => {
     expect((await setup()).sammy.parameters).toMatchObject({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 });
     expect((await setup({ ...PRESETS.paper })).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
+    // Issue 39's neighbour-first point, through the same kit.
+    expect((await setup({ ...PRESETS.neighbourFirst })).sammy.parameters).toMatchObject({ ...PRESETS.neighbourFirst, initialVideoBitrateKbps: 500 });
   });
 });
 

@@ -2,7 +2,6 @@
  * What sammy-pacing-shaka adds to a Vite app with Shaka Player 5 (the shared measure: ../../bench/bundle-cost.ts).
  *   npm run build -w sammy-pacing-shaka && npm run bench -w sammy-pacing-shaka
  */
-import { fileURLToPath } from 'node:url';
 import { LOG_DECISIONS, main, VIDEO_ELEMENT, type BundleApp } from '../../bench/bundle-cost.js';
 
 const PLAYER = `import shaka from 'shaka-player';\n`;
@@ -15,7 +14,6 @@ export const SHAKA_APP: BundleApp = {
   player: 'Shaka',
   adapter: 'sammy-pacing-shaka',
   folder: 'shaka',
-  workDir: fileURLToPath(new URL('../node_modules/.cache/sammy-shaka-bundle-cost/', import.meta.url)),
   apps: {
     alone: `${PLAYER}${CREATE}${LOAD}`,
     sammy: `${PLAYER}${ATTACH}${CREATE}const sammy = attach(player);\n${LOG_DECISIONS}${LOAD}`,

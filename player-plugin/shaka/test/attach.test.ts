@@ -5,7 +5,7 @@
  * Shaka's load drives it; test/support/player.ts). The browser path is covered end to end.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { memoryStore, SammyConfigError } from '../src/index.js';
+import { memoryStore, PRESETS, SammyConfigError } from '../src/index.js';
 import { AUDIO_KBPS, cmcdOf, setup, shaka, TOP_KBPS } from './support/player.js';
 
 /** The paper's production multipliers and no probing, given explicitly so the expected figures do not follow the core's defaults. */
@@ -239,6 +239,12 @@ describe('attach(player)', () => {
     ctx.sammy.update({ c1: 1.51 });
     expect(ctx.sammy.parameters.c1).toBe(1.51);
     await expect(setup({ c0: 1.2 })).rejects.toThrow(/c0 = 1.2 cannot sustain the top rung/);
+  });
+
+  it('takes PRESETS.neighbourFirst spread into the options (issue 39), through the kit', async () => {
+    const first = await setup({ ...PRESETS.neighbourFirst });
+    expect(first.sammy.parameters).toMatchObject(PRESETS.neighbourFirst);
+    await expect(setup({ linkShare: -1 })).rejects.toThrow(/linkShare must be a number ≥ 0 and ≤ 1/);
   });
 
   it('never holds a request back when something fails inside', async () => {

@@ -33,8 +33,12 @@ export function holdLimits(input: {
   parameters: Readonly<SammyParameters>;
 }): HoldLimits | undefined {
   const { capacityKbps, fetchedBaseKbps, bufferLevelSeconds: b, parameters: p } = input;
-  if (capacityKbps === undefined || fetchedBaseKbps === undefined || bufferFullness(b, input.fullBufferSeconds) < HOLD_FROM_FULLNESS) return undefined;
-  return { capKbps: (p.capacityShare * capacityKbps) / (1 - p.overhead), floorKbps: (Math.max(1 / p.beta / (1 + b / p.lookaheadSeconds), 1) * fetchedBaseKbps) / (1 - p.overhead) };
+  const shallow = bufferFullness(b, input.fullBufferSeconds) < HOLD_FROM_FULLNESS;
+  const { linkShare } = p;
+  if (capacityKbps === undefined || fetchedBaseKbps === undefined || (shallow && !linkShare)) return undefined;
+  // Neighbour first: no floor, the link (not the pace) sets what the rule measures; below the hold level, the link.
+  const share = shallow ? 1 : linkShare || p.capacityShare;
+  return { capKbps: (share * capacityKbps) / (1 - p.overhead), floorKbps: linkShare ? 0 : (Math.max(1 / p.beta / (1 + b / p.lookaheadSeconds), 1) * fetchedBaseKbps) / (1 - p.overhead) };
 }
 
 /**

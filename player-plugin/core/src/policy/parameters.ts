@@ -51,6 +51,7 @@ const RANGES: Readonly<Record<Exclude<keyof SammyParameters, 'paceBase'>, Range>
   stepUpFactor: [0, 10, 'i'],
   probeInterval: [1, 1000, 'n'],
   capacityShare: [0, 1],
+  linkShare: [0, 1, 'i'],
   throughputWindow: [1, 1000, 'n'],
   sessionSampleLimit: [1, 1000, 'n'],
   historyLimit: [1, 1000, 'n'],

@@ -80,7 +80,8 @@ export interface ProbeRequest {
 /**
  * A request's `rtp` (kbps, rounded to 100; undefined: unpaced): a probe or a refetch goes at the
  * schedule (a refetch at least at the link's rate the probes measured: until it arrives the
- * viewer watches the rung below); any other request is held (hold.ts). `held`: below the schedule.
+ * viewer watches the rung below; at that rate when the link capped the latest of them, issue 39:
+ * a pace above the link paces nothing); any other request is held (hold.ts). `held`: below the schedule.
  */
 export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonly<SammyParameters>): { state: ProbeState; paceRateKbps: number | undefined; held: boolean } {
   const { video, scheduleKbps, rung } = request;
@@ -92,9 +93,14 @@ export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonl
   const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(p.stepUpFactor, 1) * rung.kbps);
   const probe = refetch || (video && state.heldInARow >= (p.probeInterval - 1) * (state.spaced && !awaitingRise ? 2 : 1));
   const hold = probe ? undefined : holdLimits({ ...request, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
-  const refetchKbps = refetch && probeKbps !== undefined ? probeKbps / (1 - p.overhead) : 0;
-  const paceRateKbps = scheduleKbps === undefined ? undefined : roundRtpKbps(Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
-  const held = scheduleKbps !== undefined && paceRateKbps! < roundRtpKbps(scheduleKbps);
+  // (0 when no probe has measured the link yet.)
+  const refetchKbps = (refetch && probeKbps! / (1 - p.overhead)) || 0;
+  // A refetch on a link measured capping the downloads goes at that link's rate (faster only
+  // queues), and like a held segment measures its pace, not the link: the probes alone see a rise.
+  const atLink = refetch && state.linkLimited;
+  const paceRateKbps = scheduleKbps === undefined ? undefined : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
+  const held = scheduleKbps !== undefined && (atLink || paceRateKbps! < roundRtpKbps(scheduleKbps));
   const next = { ...state, unheldLeft: refetch ? state.unheldLeft - 1 : state.unheldLeft };
-  return { state: video ? { ...next, heldInARow: held ? state.heldInARow + 1 : 0 } : next, paceRateKbps, held };
+  // (Refetches, held or not, restart the count: the probe comes probeInterval requests after them.)
+  return { state: video ? { ...next, heldInARow: held && !refetch ? state.heldInARow + 1 : 0 } : next, paceRateKbps, held };
 }

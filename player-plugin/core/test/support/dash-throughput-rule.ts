@@ -1,6 +1,12 @@
 /**
- * dash.js 5's ABR as the trace-driven simulation models it: its ThroughputRule alone (not BOLA,
- * InsufficientBufferRule or the abandon rule) — the rule a pace can starve. Estimate as dash.js
+ * dash.js 5's ABR as the trace-driven simulation models it: its ThroughputRule — the rule a pace
+ * can starve — and its InsufficientBufferRule, the lower of the two as dash.js's rules collection
+ * takes it (not BOLA, which dash.js's dynamic strategy uses only from a 12 s buffer on, nor the
+ * abandon rule). InsufficientBufferRule (5.2.1 defaults): from the third appended segment on, the
+ * lowest rung when the buffer is empty (below the stall threshold, 0.3 s), else the highest at or
+ * below the (unsafe) estimate × 0.7 × buffer seconds / segment seconds: at a buffer of one 4 s
+ * segment, 0.7 × the estimate; at 2 s, 0.35 × (issue 39: below a few seconds of buffer the player's
+ * own ABR is this careful, so Sammy must be as careful, not judged against a bolder model). Estimate as dash.js
  * 5.2.1 computes it by default: each sample is bytes over the transfer time without the
  * request's latency (ThroughputModel, useDeadTimeLatency), folded into two EWMAs weighted by
  * 0.0015 × download ms with half-lives of 3 and 8, each corrected for its start-up, the lower
@@ -19,6 +25,8 @@ import type { SammyDecision } from '../../src/session/types.js';
 import type { SimulatedRule, SimulationConfig } from './session-simulator.js';
 
 export const DASH_BANDWIDTH_SAFETY_FACTOR = 0.9;
+/** InsufficientBufferRule's parameters (dash.js 5.2.1: throughputSafetyFactor, segmentIgnoreCount) and dash.js's stall threshold, seconds. */
+const INSUFFICIENT_BUFFER = { safetyFactor: 0.7, ignoreSegments: 2, emptySeconds: 0.3 };
 const DASH_INITIAL_BITRATE_KBPS = 1000;
 const EWMA = { fast: 3, slow: 8, weightPerMs: 0.0015 };
 
@@ -107,11 +115,17 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
     const start = session?.hasHistory ? session.startBitrateKbps() : DASH_INITIAL_BITRATE_KBPS;
     let last: SammyDecision | undefined;
     let playing = false;
+    // Segments appended, for InsufficientBufferRule's ignore count.
+    let appended = 0;
     return {
       request(bufferSeconds, isPlaying) {
         playing = isPlaying;
         const x = ewma.estimate();
-        const limit = x === undefined ? start : Math.round(x) * DASH_BANDWIDTH_SAFETY_FACTOR;
+        const throughputLimit = x === undefined ? start : Math.round(x) * DASH_BANDWIDTH_SAFETY_FACTOR;
+        const { safetyFactor, ignoreSegments, emptySeconds } = INSUFFICIENT_BUFFER;
+        const insufficientLimit =
+          appended < ignoreSegments || x === undefined ? Infinity : bufferSeconds < emptySeconds ? 0 : (x * safetyFactor * bufferSeconds) / config.segmentSeconds;
+        const limit = Math.min(throughputLimit, insufficientLimit);
         const bitrateKbps = ladder.reduce((chosen, r) => (r <= limit ? r : chosen), ladder[0]!);
         if (!session) return { bitrateKbps, rtpKbps: undefined, phase: playing ? 'playing' : 'initial' };
         last = session.decide({
@@ -124,6 +138,7 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
         return { bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };
       },
       downloaded(kbits, seconds, transferSeconds) {
+        appended += 1;
         ewma.add(Math.round(kbits / transferSeconds), transferSeconds * 1000);
         if (session && last) session.addSample(last, { bytes: (kbits * 1000) / 8, durationMs: seconds * 1000 });
       },

@@ -156,3 +156,18 @@ export function familyTraceStats(trace: NamedTrace['trace']): { meanMbps: number
   const mean = bins.reduce((s, b) => s + b, 0) / bins.length;
   return { meanMbps: mean, p10: q(0.1) / mean, p90: q(0.9) / mean };
 }
+
+/**
+ * Issue 39's real cellular links, as shapes (not their data): a volatile LTE link at 1.2× the top (mean 4.2
+ * Mbit/s, second-scale swings between ~0.3 and ~7: 1-s lines, log rate σ 0.9 reverting in ~2 s, clamped to
+ * [0.3, 7]) and a driving LTE link at 2× (mean 6.9 Mbit/s: σ 0.8 reverting in ~6 s, 3-s dips to a tenth
+ * 10% of the time, clamped to [0.2, 20]).
+ */
+export const REAL_LTE: readonly (Pick<FamilyShape, 'family' | 'tauSeconds' | 'sigma' | 'lineSeconds' | 'dipShare' | 'dipSeconds' | 'dipLevel'> & { meanMbps: number; minMbps: number; maxMbps: number })[] = [
+  { family: 'lte-1.2x', meanMbps: 4.2, minMbps: 0.3, maxMbps: 7, tauSeconds: 2, sigma: 0.9, lineSeconds: 1, dipShare: 0, dipSeconds: 0, dipLevel: 1 },
+  { family: 'lte-driving', meanMbps: 6.9, minMbps: 0.2, maxMbps: 20, tauSeconds: 6, sigma: 0.8, lineSeconds: 1, dipShare: 0.1, dipSeconds: 3, dipLevel: 0.1 },
+];
+
+export function realLteTraces(sessionSeconds: number, seeds: readonly number[]): NamedTrace[] {
+  return REAL_LTE.flatMap((shape) => seeds.map((seed) => shapedTrace(shape, shape.meanMbps, seed, { sessionSeconds, minMbps: shape.minMbps, maxMbps: shape.maxMbps, name: `${shape.family} #${seed}` })));
+}

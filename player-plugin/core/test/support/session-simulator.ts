@@ -79,6 +79,8 @@ export interface SegmentRecord {
   pacedSeconds: number;
   /** The rest of the transfer: seconds at the link's capacity (unpaced, or paced at or above it), when the video keeps the bottleneck's queue filled. */
   saturatedSeconds: number;
+  /** Fetched again after a step up (fast switching): it adds no buffer. */
+  refetch: boolean;
 }
 
 export interface SimulationResult {
@@ -224,6 +226,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       downloadSeconds,
       pacedSeconds,
       saturatedSeconds: transferSeconds - pacedSeconds,
+      refetch: replacing > 0,
     });
     advance(downloadSeconds);
     if (replacing > 0) replacing -= 1;

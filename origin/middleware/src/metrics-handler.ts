@@ -1,0 +1,37 @@
+/**
+ * `sammyMetricsEndpoint()`: serves the metrics registry at `/metrics` for Prometheus to scrape, under
+ * the same host rule as the records (loopback names and `allowedHosts` only), since an operator's
+ * figures are not a page's to read through a rebinding DNS name.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathOf } from 'sammy-pacing-protocol';
+import type { SammyMetrics } from './metrics.js';
+import { hostCheck, type SammyRecordsOptions } from './records-handler.js';
+
+export const METRICS_PATH = '/metrics';
+
+export interface SammyMetricsEndpointOptions {
+  /** As the records' `allowedHosts`: host names besides loopback's the metrics answer under; `'any'` turns the check off. */
+  allowedHosts?: SammyRecordsOptions['allowedHosts'];
+}
+
+export type SammyMetricsEndpoint = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export function sammyMetricsEndpoint(metrics: SammyMetrics, options: SammyMetricsEndpointOptions = {}): SammyMetricsEndpoint {
+  const hostAllowed = hostCheck(options.allowedHosts);
+  return (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || pathOf(req.url ?? '/') !== METRICS_PATH) return next();
+    if (!hostAllowed(req)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end("metrics are served only under this server's own host names\n");
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (err: unknown) => next(err),
+    );
+  };
+}
