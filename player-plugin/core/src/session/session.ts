@@ -7,7 +7,7 @@
  */
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
-import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
+import { initialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
 import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
@@ -75,7 +75,7 @@ export function createSession(config: SessionConfig = {}) {
    * measure mostly latency and would drag a shared estimate down.
    */
   let samples: Record<MediaKind, number[]> = { video: [], audio: [] };
-  const initialHistory = new InitialThroughputHistory(config.initialHistory, params.historyLimit);
+  const initialHistory = initialThroughputHistory(config.initialHistory, params.historyLimit);
   const events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
   let choices: Partial<Record<MediaKind, BitrateChoice>> = {};
