@@ -122,9 +122,7 @@ export function createSession(config: SessionConfig = {}) {
       return phase();
     },
 
-    on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void {
-      return events.on(event, listener);
-    },
+    on: events.on,
 
     /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
     playback(event: PlaybackEvent): void {
