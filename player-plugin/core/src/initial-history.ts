@@ -21,7 +21,7 @@ export function memoryStore(initial: readonly number[] = []): InitialThroughputS
 
 /**
  * localStorage where the page has it, memory otherwise. Storage that throws (private modes, quota)
- * is no error: the history also lives in memory for the page's lifetime (InitialThroughputHistory),
+ * is no error: the history also lives in memory for the page's lifetime (initialThroughputHistory),
  * so a failed read starts it empty and a failed write only forgoes the next page's head start.
  */
 export function defaultStore(): InitialThroughputStore {
@@ -52,28 +52,19 @@ export function defaultStore(): InitialThroughputStore {
   };
 }
 
-/** The initial-phase history: bounded, persisted, never fed paced samples. */
-export class InitialThroughputHistory {
-  #samples: number[];
-  readonly #store: InitialThroughputStore;
-
-  constructor(store: InitialThroughputStore = defaultStore(), limit: number = DEFAULT_PARAMETERS.historyLimit) {
-    this.#store = store;
-    this.#samples = store.load().slice(-limit);
-  }
-
-  /** Records an unpaced initial-phase sample, kbps, keeping the latest `limit`. */
-  add(kbps: number, limit: number = DEFAULT_PARAMETERS.historyLimit): void {
-    this.#samples = appendBounded(this.#samples, kbps, limit);
-    this.#store.save(this.#samples);
-  }
-
-  /** Harmonic mean of the latest `window` samples, kbps; undefined when empty. */
-  estimateKbps(window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined {
-    return harmonicMeanKbps(this.#samples, window);
-  }
-
-  get size(): number {
-    return this.#samples.length;
-  }
+/** The initial-phase history: bounded, persisted, never fed paced samples. (Closures: their names shrink in a minified bundle.) */
+export function initialThroughputHistory(store: InitialThroughputStore = defaultStore(), limit: number = DEFAULT_PARAMETERS.historyLimit) {
+  let samples = store.load().slice(-limit);
+  return {
+    /** Records an unpaced initial-phase sample, kbps, keeping the latest `limit`. */
+    add(kbps: number, limit: number = DEFAULT_PARAMETERS.historyLimit): void {
+      samples = appendBounded(samples, kbps, limit);
+      store.save(samples);
+    },
+    /** Harmonic mean of the latest `window` samples, kbps; undefined when empty. */
+    estimateKbps: (window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined => harmonicMeanKbps(samples, window),
+    get size(): number {
+      return samples.length;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultStore, INITIAL_HISTORY_KEY, InitialThroughputHistory } from '../src/initial-history.js';
+import { defaultStore, INITIAL_HISTORY_KEY, initialThroughputHistory } from '../src/initial-history.js';
 
 /** A Storage whose calls can be made to throw, as browsers do in private modes, on quota or when storage is blocked. */
 function fakeStorage(failing: { get?: boolean; set?: boolean } = {}) {
@@ -23,9 +23,9 @@ describe('defaultStore', () => {
   it('persists the history in localStorage between sessions', () => {
     const storage = fakeStorage();
     vi.stubGlobal('localStorage', storage);
-    new InitialThroughputHistory(defaultStore()).add(8000);
+    initialThroughputHistory(defaultStore()).add(8000);
     expect(JSON.parse(storage.items.get(INITIAL_HISTORY_KEY)!)).toEqual([8000]);
-    expect(new InitialThroughputHistory(defaultStore()).estimateKbps()).toBe(8000);
+    expect(initialThroughputHistory(defaultStore()).estimateKbps()).toBe(8000);
   });
 
   it('drops what is not a positive number from a stored history', () => {
@@ -39,7 +39,7 @@ describe('defaultStore', () => {
 
   it('keeps the history in memory for the page when storage throws on every call', () => {
     vi.stubGlobal('localStorage', fakeStorage({ get: true, set: true }));
-    const history = new InitialThroughputHistory(defaultStore());
+    const history = initialThroughputHistory(defaultStore());
     expect(history.size).toBe(0);
     history.add(6000);
     history.add(12000);

@@ -1,7 +1,7 @@
 /** The session core as an adapter drives it: one decision per request, from the inputs it used. */
 import { describe, expect, it } from 'vitest';
 import { createSession, DEFAULT_PARAMETERS, memoryStore, PRESETS, SammyConfigError, type PlayerAbr, type SammyDecision, type SegmentRequest } from '../src/index.js';
-import { paceShortfalls } from '../src/policy/pace-requirements.js';
+import { paceShortfalls, playerAbrOf } from '../src/policy/pace-requirements.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 
@@ -267,7 +267,7 @@ describe('SammySession', () => {
   });
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
-    const playerAbr: PlayerAbr = { name: 'test', requirements: [], bufferTargetSeconds: 30, safetyFactor: 0.9, check: paceShortfalls, pace: PRESETS.paper };
+    const playerAbr: PlayerAbr = playerAbrOf('test', 0.9, [], 30);
     expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(/probeInterval must be 1 in pace-only mode: test's own ABR/);
     expect(createSession({ playerAbr }).parameters.probeInterval).toBe(1);
     expect(() => createSession({ parameters: { probeInterval: 0 } })).toThrow(/probeInterval must be a whole number from 1/);

@@ -4,7 +4,7 @@ import { followMediaElement, type SammySession } from 'sammy-pacing-core';
 import type { PlayerLike } from './shaka.js';
 
 export function playbackEvents(player: PlayerLike, session: SammySession, onLoad: () => void) {
-  const feed = session.playback.bind(session);
+  const feed = session.playback; // (the session's methods are closures: no `this`)
   const follow = followMediaElement(feed);
   const onLoading = () => {
     onLoad();

@@ -170,7 +170,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
       get phase() {
         return session.phase;
       },
-      on: (event, listener) => session.on(event, listener),
+      on: session.on,
       detach() {
         if (!attached) return;
         attached = false;

@@ -9,6 +9,7 @@
  * Sammy's own, so that a bundle without pace-only mode carries no player's requirements.
  */
 import { PRESETS, type PacePreset, type SammyParameters } from '../config.js';
+import { SammyConfigError } from './config-error.js';
 import { bufferFullness, paceMultiplier } from './pace-rate.js';
 
 export interface PaceRequirement {
@@ -47,7 +48,8 @@ export interface PlayerAbr {
   /** The factor the player applies to its estimate (dash.js's bandwidthSafetyFactor): the start bitrate from the history uses it. */
   safetyFactor: number;
   /**
-   * The check the validation holds the pace to these requirements with: `paceShortfalls`. The
+   * The check the validation holds the pace to these requirements with: `paceShortfalls` (`playerAbrOf`'s also
+   * refuses probing, `probeInterval` > 1, naming the player). The
    * adapter's pace-only entry passes it in, so that the validation itself never imports it and a
    * bundle without pace-only mode leaves it out.
    */
@@ -212,7 +214,12 @@ export function describeShortfall(s: PaceShortfall, overhead: number): string {
  * paper's pace design filled in (only a pace-only entry imports this, so only it bundles them).
  */
 export function playerAbrOf(name: string, safetyFactor: number, requirements: readonly PaceRequirement[], bufferTargetSeconds: number): PlayerAbr {
-  return { name, requirements, bufferTargetSeconds, safetyFactor, check: paceShortfalls, pace: PRESETS.paper };
+  const check: PlayerAbr['check'] = (p, ...rest) => {
+    // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
+    if ((p as Partial<SammyParameters>).probeInterval! > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${name}'s own ABR would measure the held segments`);
+    return paceShortfalls(p, ...rest);
+  };
+  return { name, requirements, bufferTargetSeconds, safetyFactor, check, pace: PRESETS.paper };
 }
 
 /** A player setting as a pace-only entry reads it: a positive finite number, else the player's default. */

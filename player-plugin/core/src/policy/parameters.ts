@@ -1,28 +1,10 @@
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { nearestOption } from '../options.js';
+import { SammyConfigError } from './config-error.js';
 import { describeShortfall, sammyRuleShortfalls, type PlayerAbr } from './pace-requirements.js';
 
-/** Where a pace multiplier falls short: the buffer level and the least value that would do. */
-export interface PaceShortfallDetail {
-  /** Seconds; undefined where the level is named in words only (e.g. one segment of buffer). */
-  bufferLevelSeconds: number | undefined;
-  minimum: number;
-  /** The rule that would be starved. */
-  rule: string;
-}
-
-/** A configuration Sammy refuses: its message names the parameter and the value it needs. */
-export class SammyConfigError extends Error {
-  constructor(
-    readonly parameter: keyof SammyParameters,
-    message: string,
-    /** For c0/c1 refused because the pace could starve an ABR rule. */
-    readonly shortfall?: PaceShortfallDetail,
-  ) {
-    super(message);
-    this.name = 'SammyConfigError';
-  }
-}
+// Its own module so pace-requirements.ts (pace-only mode's check) throws it without importing this one.
+export { SammyConfigError, type PaceShortfallDetail } from './config-error.js';
 
 /**
  * Lowest pace multiplier that still lets the bitrate rule pick the top rung at an empty
@@ -84,10 +66,9 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
 function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, bufferTargetSeconds: number = DEFAULT_BUFFER_TARGET_SECONDS): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
-  // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
-  if (playerAbr && p.probeInterval > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${playerAbr.name}'s own ABR would measure the held segments`);
   // The pace counts the buffer as full at fullBufferShare × the player's level, fullBufferMaxSeconds at most: the line c0 → c1 spans that.
   const full = fullBufferSeconds(playerAbr ? playerAbr.bufferTargetSeconds : bufferTargetSeconds, p);
+  // Pace-only mode's check also refuses probing (playerAbrOf), so a bundle without it carries neither.
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);
   // Report the strictest: the least value that clears every rule at once.
   const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);

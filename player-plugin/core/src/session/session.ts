@@ -7,7 +7,7 @@
  */
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
-import { InitialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
+import { initialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
 import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
 import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
@@ -55,248 +55,245 @@ export interface SammyControl {
   on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void;
 }
 
-export class SammySession implements SammyControl {
-  #params: Readonly<SammyParameters>;
-  #active: boolean;
-  #playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
+/** One session (`createSession`): what every adapter's controller offers, and what the adapter feeds it. */
+export type SammySession = ReturnType<typeof createSession>;
+
+// Closures rather than a class: the state's names then shrink in a minified bundle.
+export function createSession(config: SessionConfig = {}) {
+  /** Pace-only mode: the player's ABR as last read (`update`). */
+  let lastPlayerAbr = config.playerAbr;
+  // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
+  const full = config.bufferTargetSeconds || config.playerAbr?.bufferTargetSeconds;
+  /** The full-buffer level the parameters were validated at, seconds. */
+  const lowestTargetSeconds = full! > 0 ? full! : DEFAULT_BUFFER_TARGET_SECONDS;
+  const base = lastPlayerAbr ? { ...DEFAULT_PARAMETERS, ...lastPlayerAbr.pace } : DEFAULT_PARAMETERS;
+  let params = resolveParameters(config.parameters, base, lastPlayerAbr, lowestTargetSeconds);
+  let active = config.enabled ?? true;
+  let playbackState: PlaybackState = { ...INITIAL_PLAYBACK_STATE };
   /**
    * This session's chunk throughputs, kbps, one window per media type: small audio segments
    * measure mostly latency and would drag a shared estimate down.
    */
-  #samples: Record<MediaKind, number[]> = { video: [], audio: [] };
-  readonly #initialHistory: InitialThroughputHistory;
-  readonly #events = createEmitter<SammyEvents>();
+  let samples: Record<MediaKind, number[]> = { video: [], audio: [] };
+  const initialHistory = initialThroughputHistory(config.initialHistory, params.historyLimit);
+  const events = createEmitter<SammyEvents>();
   /** The latest bitrate choice per media type: a request at that bitrate reports its inputs. */
-  #choices: Partial<Record<MediaKind, BitrateChoice>> = {};
-  readonly #now: () => number;
-  #playerAbr: PlayerAbr | undefined;
-  /** The full-buffer level the parameters were validated at, seconds. */
-  readonly #lowestTargetSeconds: number;
+  let choices: Partial<Record<MediaKind, BitrateChoice>> = {};
+  const now = config.now ?? Date.now;
   /** The video ladder the bitrate rule last saw, and the bitrate of the last video request. */
-  #videoLadder: readonly number[] | undefined;
-  #videoFetched: number | undefined;
+  let videoLadder: readonly number[] | undefined;
+  let videoFetched: number | undefined;
   /** Media seconds per segment, per media type, from the last download (bytes over the rung's bitrate). */
-  #segmentSeconds: Partial<Record<MediaKind, number>> = {};
+  let segmentSeconds: Partial<Record<MediaKind, number>> = {};
   /** Probes, holds and refetches (`probeInterval`): policy/probe.ts. */
-  #probe: ProbeState = INITIAL_PROBE_STATE;
-
-  constructor(config: SessionConfig = {}) {
-    this.#playerAbr = config.playerAbr;
-    // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
-    const full = config.bufferTargetSeconds || config.playerAbr?.bufferTargetSeconds;
-    this.#lowestTargetSeconds = full! > 0 ? full! : DEFAULT_BUFFER_TARGET_SECONDS;
-    const base = this.#playerAbr ? { ...DEFAULT_PARAMETERS, ...this.#playerAbr.pace } : DEFAULT_PARAMETERS;
-    this.#params = resolveParameters(config.parameters, base, this.#playerAbr, this.#lowestTargetSeconds);
-    this.#active = config.enabled ?? true;
-    this.#initialHistory = new InitialThroughputHistory(config.initialHistory, this.#params.historyLimit);
-    this.#now = config.now ?? Date.now;
-  }
-
-  get enabled(): boolean {
-    return this.#active;
-  }
-
-  setEnabled(on: boolean): void {
-    this.#active = on;
-  }
-
-  get parameters(): Readonly<SammyParameters> {
-    return this.#params;
-  }
-
-  /**
-   * Changes tunables live; in pace-only mode `playerAbr` also replaces the player's rules as
-   * last read (its settings may have changed). Throws SammyConfigError and keeps both if invalid.
-   * (A session's mode is fixed: leaving out `playerAbr` keeps the current one.)
-   */
-  update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = this.#playerAbr): void {
-    this.#params = resolveParameters(changes, this.#params, playerAbr, this.#lowestTargetSeconds);
-    this.#playerAbr = playerAbr;
-  }
-
-  get phase(): Phase {
-    return this.#playbackState.phase;
-  }
-
-  on<K extends keyof SammyEvents>(event: K, listener: (payload: SammyEvents[K]) => void): () => void {
-    return this.#events.on(event, listener);
-  }
-
-  /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
-  playback(event: PlaybackEvent): void {
-    if (event.type === 'load') {
-      this.#samples = { video: [], audio: [] };
-      this.#choices = {};
-      this.#segmentSeconds = {};
-      this.#videoFetched = undefined;
-      this.#probe = INITIAL_PROBE_STATE;
-    }
-    const before = this.#playbackState.phase;
-    this.#playbackState = nextPlaybackState(this.#playbackState, event);
-    if (this.#playbackState.phase !== before) this.#events.emit('phase', this.#playbackState.phase);
-  }
+  let probe: ProbeState = INITIAL_PROBE_STATE;
+  const phase = () => playbackState.phase;
 
   /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
-  estimateKbps(mediaType: MediaKind): number | undefined {
-    const window = this.#params.throughputWindow;
-    return this.phase === 'initial' ? this.#initialHistory.estimateKbps(window) : harmonicMeanKbps(this.#samples[mediaType], window);
-  }
+  const estimateKbps = (mediaType: MediaKind): number | undefined => {
+    const window = params.throughputWindow;
+    return phase() === 'initial' ? initialHistory.estimateKbps(window) : harmonicMeanKbps(samples[mediaType], window);
+  };
 
-  /**
-   * The video bitrate a player should start from before any rule runs (dash.js's
-   * `abr.initialBitrate`): what Eq. 1 allows at an empty buffer from the history (in pace-only
-   * mode, what the player's own safety factor allows), else the player's own start.
-   */
-  startBitrateKbps(): number {
-    const estimate = this.#initialHistory.estimateKbps(this.#params.throughputWindow);
-    const safety = this.#playerAbr?.safetyFactor ?? this.#params.beta;
-    return estimate === undefined ? this.#params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
-  }
+  const session = {
+    get enabled(): boolean {
+      return active;
+    },
 
-  /** Whether the initial-phase history holds any sample (a start bitrate of its own). */
-  get hasHistory(): boolean {
-    return this.#initialHistory.size > 0;
-  }
+    setEnabled(on: boolean): void {
+      active = on;
+    },
 
-  /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
-  chooseBitrate(input: {
-    mediaType: MediaKind;
-    ladderKbps: readonly number[];
-    bufferLevelSeconds: number;
-    /** The buffer level, seconds, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5 s without a declared segment duration); undefined: never. */
-    stepUpRefetchSeconds?: number;
-  }): BitrateChoice | undefined {
-    if (!this.#active || this.#playerAbr) return undefined;
-    const { mediaType } = input;
-    const video = mediaType === 'video';
-    if (video) this.#videoLadder = input.ladderKbps;
-    const before = this.#choices[mediaType]?.bitrateKbps;
-    const choice = decideBitrate({
-      phase: this.phase,
-      mediaType,
-      bitratesKbps: input.ladderKbps,
-      bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
-      // (In the initial phase the choice goes by the history, whatever this is.)
-      sessionEstimateKbps: this.estimateKbps(mediaType),
-      initialEstimateKbps: this.#initialHistory.estimateKbps(this.#params.throughputWindow),
-      linkThroughputKbps: video ? this.#probe.linkKbps : undefined,
-      stepUpEstimateKbps: video ? probeEstimateKbps(this.#probe, this.#params) : undefined,
-      currentBitrateKbps: before,
-      segmentSeconds: this.#segmentSeconds[mediaType],
-      stepUpRefetchSeconds: input.stepUpRefetchSeconds,
-      parameters: this.#params,
-    });
-    if (video && choice.bitrateKbps !== before) {
-      // A step up from the buffer level where the player refetches: it fetches its whole buffer again.
-      const refetch = choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds!;
-      this.#probe = nextProbeState(this.#probe, { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: this.#segmentSeconds.video }, this.#params);
-    }
-    this.#choices[mediaType] = choice;
-    return choice;
-  }
+    get parameters(): Readonly<SammyParameters> {
+      return params;
+    },
 
-  /**
-   * The decision for a media request leaving now: its pace (`rtp`), and the buffer and estimate
-   * behind its bitrate — those of the choice that picked it, or (a pick the player made itself,
-   * e.g. from `startBitrateKbps`) the ones a choice would use now. Emitted as 'decision'.
-   */
-  decide(request: SegmentRequest): SammyDecision {
-    const { mediaType, tracks } = request;
-    const own = Math.max(0, tracks[mediaType]?.bufferLevelSeconds ?? 0);
-    const present = Object.values(tracks).filter((t) => t.ladderTopKbps > 0);
-    // The pace is shared by audio and video (one connection on HTTP/2 and HTTP/3), so it follows
-    // the buffer that stalls first.
-    const paceBufferLevelSeconds = present.length > 0 ? Math.max(0, Math.min(...present.map((t) => t.bufferLevelSeconds))) : own;
-    if (mediaType === 'video') this.#videoFetched = request.bitrateKbps;
-    // The video rung the pace is based on (the top, or with 'next-rung' the rung fetched or the
-    // next one up: an audio request goes by the last video request), plus the top audio bitrate.
-    const video = tracks.video;
-    const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(this.#params.paceBase, video.ladderTopKbps, this.#videoFetched, video.ladderKbps ?? this.#videoLadder) : undefined;
-    const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
-    const bufferTargetSeconds = Math.max(request.bufferTargetSeconds, this.#lowestTargetSeconds);
-    const paceFullSeconds = fullBufferSeconds(bufferTargetSeconds, this.#params);
-    const choice = this.#choices[mediaType];
-    const fromChoice = choice !== undefined && choice.phase === this.phase && choice.bitrateKbps === request.bitrateKbps;
-    // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
-    const scheduleKbps = this.#active && this.phase !== 'initial' && paceBaseKbps > 0
-      ? paceRateKbps({ ...this.#params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
-      : undefined;
-    const paced = paceRequest(
-      this.#probe,
-      {
-        video: mediaType === 'video',
-        scheduleKbps,
-        rung,
-        bufferLevelSeconds: paceBufferLevelSeconds,
-        fullBufferSeconds: paceFullSeconds,
-        fetchedBaseKbps: this.#videoFetched === undefined ? undefined : this.#videoFetched + (tracks.audio?.ladderTopKbps || 0),
-      },
-      this.#params,
-    );
-    this.#probe = paced.state;
-    const { paceRateKbps: pace, held } = paced;
-    const decision: SammyDecision = {
-      time: this.#now(),
-      mediaType,
-      phase: this.phase,
-      enabled: this.#active,
-      bitrateKbps: request.bitrateKbps,
-      bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
-      estimateKbps: fromChoice ? choice.estimateKbps : this.estimateKbps(mediaType),
-      topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
-      paceBaseKbps,
-      paceBufferLevelSeconds,
-      bufferTargetSeconds,
-      paceRateKbps: pace,
-      held,
-      url: request.url,
-    };
-    this.#events.emit('decision', decision);
-    return decision;
-  }
+    /**
+     * Changes tunables live; in pace-only mode `lastPlayerAbr` also replaces the player's rules as
+     * last read (its settings may have changed). Throws SammyConfigError and keeps both if invalid.
+     * (A session's mode is fixed: leaving out `lastPlayerAbr` keeps the current one.)
+     */
+    update(changes: Partial<SammyParameters>, playerAbr: PlayerAbr | undefined = lastPlayerAbr): void {
+      params = resolveParameters(changes, params, playerAbr, lowestTargetSeconds);
+      lastPlayerAbr = playerAbr;
+    },
 
-  /**
-   * A finished download of a decided request. Every sample feeds this session's estimate of its
-   * media type; only unpaced initial-phase video samples feed the history (the first picks of
-   * later sessions must not be dragged down by paced ones). Emitted as 'sample'; undefined (and
-   * ignored) when it measured nothing.
-   */
-  addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
-    if (!(download.bytes > 0 && download.bytes < Infinity && download.durationMs >= 0)) return undefined;
-    const durationMs = Math.max(1, download.durationMs);
-    // Chunk throughput, kbps (bits per ms).
-    const throughputKbps = (download.bytes * 8) / durationMs;
-    this.#samples[decision.mediaType] = appendBounded(this.#samples[decision.mediaType], throughputKbps, this.#params.sessionSampleLimit);
-    // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
-    if (decision.bitrateKbps > 0) this.#segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
-    if (decision.mediaType === 'video') {
-      this.#probe = nextProbeState(this.#probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, this.#params);
-    }
-    if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
-      this.#initialHistory.add(throughputKbps, this.#params.historyLimit);
-    }
-    const sample: SegmentSample = {
-      time: this.#now(),
-      mediaType: decision.mediaType,
-      url: decision.url,
-      bytes: download.bytes,
-      durationMs,
-      throughputKbps,
-      phase: decision.phase,
-      paceRateKbps: decision.paceRateKbps,
-      bitrateKbps: decision.bitrateKbps,
-    };
-    this.#events.emit('sample', sample);
-    return sample;
-  }
+    get phase(): Phase {
+      return phase();
+    },
 
-  /** Removes every listener. */
-  destroy(): void {
-    this.#events.clear();
-  }
-}
+    on: events.on,
 
-export function createSession(config: SessionConfig = {}): SammySession {
-  return new SammySession(config);
+    /** Feeds a playback event; a new source (`load`) also starts this session's estimates afresh. */
+    playback(event: PlaybackEvent): void {
+      if (event.type === 'load') {
+        samples = { video: [], audio: [] };
+        choices = {};
+        segmentSeconds = {};
+        videoFetched = undefined;
+        probe = INITIAL_PROBE_STATE;
+      }
+      const before = playbackState.phase;
+      playbackState = nextPlaybackState(playbackState, event);
+      if (playbackState.phase !== before) events.emit('phase', playbackState.phase);
+    },
+
+      /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
+    estimateKbps,
+
+    /**
+     * The video bitrate a player should start from before any rule runs (dash.js's
+     * `abr.initialBitrate`): what Eq. 1 allows at an empty buffer from the history (in pace-only
+     * mode, what the player's own safety factor allows), else the player's own start.
+     */
+    startBitrateKbps(): number {
+      const estimate = initialHistory.estimateKbps(params.throughputWindow);
+      const safety = lastPlayerAbr?.safetyFactor ?? params.beta;
+      return estimate === undefined ? params.initialVideoBitrateKbps : Math.max(1, Math.floor(safety * estimate));
+    },
+
+    /** Whether the initial-phase history holds any sample (a start bitrate of its own). */
+    get hasHistory(): boolean {
+      return initialHistory.size > 0;
+    },
+
+    /** Sammy's bitrate for the next segment of a media type; undefined when off or pace-only (the player's ABR decides). */
+    chooseBitrate(input: {
+      mediaType: MediaKind;
+      ladderKbps: readonly number[];
+      bufferLevelSeconds: number;
+      /** The buffer level, seconds, from which a step up makes the player refetch its buffer (dash.js's fast switching: 1.5 s without a declared segment duration); undefined: never. */
+      stepUpRefetchSeconds?: number;
+    }): BitrateChoice | undefined {
+      if (!active || lastPlayerAbr) return undefined;
+      const { mediaType } = input;
+      const video = mediaType === 'video';
+      if (video) videoLadder = input.ladderKbps;
+      const before = choices[mediaType]?.bitrateKbps;
+      const choice = decideBitrate({
+        phase: phase(),
+        mediaType,
+        bitratesKbps: input.ladderKbps,
+        bufferLevelSeconds: Math.max(0, input.bufferLevelSeconds),
+        // (In the initial phase the choice goes by the history, whatever this is.)
+        sessionEstimateKbps: estimateKbps(mediaType),
+        initialEstimateKbps: initialHistory.estimateKbps(params.throughputWindow),
+        linkThroughputKbps: video ? probe.linkKbps : undefined,
+        stepUpEstimateKbps: video ? probeEstimateKbps(probe, params) : undefined,
+        currentBitrateKbps: before,
+        segmentSeconds: segmentSeconds[mediaType],
+        stepUpRefetchSeconds: input.stepUpRefetchSeconds,
+        parameters: params,
+      });
+      if (video && choice.bitrateKbps !== before) {
+        // A step up from the buffer level where the player refetches: it fetches its whole buffer again.
+        const refetch = choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds!;
+        probe = nextProbeState(probe, { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: segmentSeconds.video }, params);
+      }
+      choices[mediaType] = choice;
+      return choice;
+    },
+
+    /**
+     * The decision for a media request leaving now: its pace (`rtp`), and the buffer and estimate
+     * behind its bitrate — those of the choice that picked it, or (a pick the player made itself,
+     * e.g. from `startBitrateKbps`) the ones a choice would use now. Emitted as 'decision'.
+     */
+    decide(request: SegmentRequest): SammyDecision {
+      const { mediaType, tracks } = request;
+      const own = Math.max(0, tracks[mediaType]?.bufferLevelSeconds ?? 0);
+      const present = Object.values(tracks).filter((t) => t.ladderTopKbps > 0);
+      // The pace is shared by audio and video (one connection on HTTP/2 and HTTP/3), so it follows
+      // the buffer that stalls first.
+      const paceBufferLevelSeconds = present.length > 0 ? Math.max(0, Math.min(...present.map((t) => t.bufferLevelSeconds))) : own;
+      if (mediaType === 'video') videoFetched = request.bitrateKbps;
+      // The video rung the pace is based on (the top, or with 'next-rung' the rung fetched or the
+      // next one up: an audio request goes by the last video request), plus the top audio bitrate.
+      const video = tracks.video;
+      const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(params.paceBase, video.ladderTopKbps, videoFetched, video.ladderKbps ?? videoLadder) : undefined;
+      const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
+      const bufferTargetSeconds = Math.max(request.bufferTargetSeconds, lowestTargetSeconds);
+      const paceFullSeconds = fullBufferSeconds(bufferTargetSeconds, params);
+      const choice = choices[mediaType];
+      const fromChoice = choice !== undefined && choice.phase === phase() && choice.bitrateKbps === request.bitrateKbps;
+      // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
+      const scheduleKbps = active && phase() !== 'initial' && paceBaseKbps > 0
+        ? paceRateKbps({ ...params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
+        : undefined;
+      const paced = paceRequest(
+        probe,
+        {
+          video: mediaType === 'video',
+          scheduleKbps,
+          rung,
+          bufferLevelSeconds: paceBufferLevelSeconds,
+          fullBufferSeconds: paceFullSeconds,
+          fetchedBaseKbps: videoFetched === undefined ? undefined : videoFetched + (tracks.audio?.ladderTopKbps || 0),
+        },
+        params,
+      );
+      probe = paced.state;
+      const { paceRateKbps: pace, held } = paced;
+      const decision: SammyDecision = {
+        time: now(),
+        mediaType,
+        phase: phase(),
+        enabled: active,
+        bitrateKbps: request.bitrateKbps,
+        bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
+        estimateKbps: fromChoice ? choice.estimateKbps : estimateKbps(mediaType),
+        topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
+        paceBaseKbps,
+        paceBufferLevelSeconds,
+        bufferTargetSeconds,
+        paceRateKbps: pace,
+        held,
+        url: request.url,
+      };
+      events.emit('decision', decision);
+      return decision;
+    },
+
+    /**
+     * A finished download of a decided request. Every sample feeds this session's estimate of its
+     * media type; only unpaced initial-phase video samples feed the history (the first picks of
+     * later sessions must not be dragged down by paced ones). Emitted as 'sample'; undefined (and
+     * ignored) when it measured nothing.
+     */
+    addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
+      if (!(download.bytes > 0 && download.bytes < Infinity && download.durationMs >= 0)) return undefined;
+      const durationMs = Math.max(1, download.durationMs);
+      // Chunk throughput, kbps (bits per ms).
+      const throughputKbps = (download.bytes * 8) / durationMs;
+      samples[decision.mediaType] = appendBounded(samples[decision.mediaType], throughputKbps, params.sessionSampleLimit);
+      // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
+      if (decision.bitrateKbps > 0) segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
+      if (decision.mediaType === 'video') {
+        probe = nextProbeState(probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, params);
+      }
+      if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
+        initialHistory.add(throughputKbps, params.historyLimit);
+      }
+      const sample: SegmentSample = {
+        time: now(),
+        mediaType: decision.mediaType,
+        url: decision.url,
+        bytes: download.bytes,
+        durationMs,
+        throughputKbps,
+        phase: decision.phase,
+        paceRateKbps: decision.paceRateKbps,
+        bitrateKbps: decision.bitrateKbps,
+      };
+      events.emit('sample', sample);
+      return sample;
+    },
+
+    /** Removes every listener. */
+    destroy(): void {
+      events.clear();
+    },
+  };
+  return session satisfies SammyControl;
 }
 
