@@ -10,8 +10,9 @@
  * same app with one dependency left out of the bundle (external) at a time: what is left of the
  * difference is that dependency's share; and the bundled modules of each by size before minification.
  *
- * Sizes print in bytes and in KB of 1024 bytes (the budget's unit); Vite's own build output prints
- * kB of 1000 bytes, so the same 8187 B read there as 8.19 kB.
+ * Sizes print in bytes and in KB of 1024 bytes; Vite's own build output prints kB of 1000 bytes, so
+ * the same 8187 B read there as 8.19 kB. The budget must hold in both readings, so it is the
+ * stricter one: 8 kB and 9 kB as Vite prints them, 8000 and 9000 B.
  *
  * Each adapter's bench/bundle-cost.ts describes its app (`BundleApp`) and calls `reportBundleCost`;
  * with `--budget` (its `test:size` script, part of its `npm test`) it builds only the three apps,
@@ -37,10 +38,10 @@ const workDirOf = (app: BundleApp) => join(REPO_ROOT, 'node_modules', '.cache', 
 /** The packages an adapter app installs from tarballs besides the adapter itself. */
 const SAMMY_DEPENDENCIES = ['sammy-pacing-core', 'sammy-pacing-protocol'];
 
-/** The budget for what an adapter adds in its default mode, gzip bytes (issue 32). */
-export const BUDGET_GZIP_BYTES = 8 * 1024;
-/** The budget for what an adapter adds in pace-only mode, gzip bytes (issue 32). */
-export const PACE_ONLY_BUDGET_GZIP_BYTES = 9 * 1024;
+/** The budget for what an adapter adds in its default mode, gzip bytes (issue 32; 8 kB as Vite prints it). */
+export const BUDGET_GZIP_BYTES = 8000;
+/** The budget for what an adapter adds in pace-only mode, gzip bytes (issue 32; 9 kB as Vite prints it). */
+export const PACE_ONLY_BUDGET_GZIP_BYTES = 9000;
 /** Gzip level of a typical static server / CDN. */
 const GZIP_LEVEL = 6;
 
@@ -126,7 +127,7 @@ async function buildApp(workDir: string, name: string, main: string, external: R
   return { gzip: gzipSync(code, { level: GZIP_LEVEL }).length, minified: Buffer.byteLength(code), chunks };
 }
 
-const kb = (bytes: number) => `${bytes} B = ${(bytes / 1024).toFixed(2)} KB`;
+const kb = (bytes: number) => `${bytes} B = ${(bytes / 1024).toFixed(2)} KB = ${(bytes / 1000).toFixed(2)} kB`;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 const verdict = (bytes: number, budget: number) => `budget ≤ ${kb(budget)} gzip: ${bytes <= budget ? 'met' : 'EXCEEDED'}`;
