@@ -8,6 +8,7 @@
  * log: drawn under the game), `link` (the link's description for the note).
  */
 import type { PageState } from '../src/page-state.js';
+import { drawDelayAxes } from './delay-axes.js';
 
 const q = new URLSearchParams(location.search);
 let sammy = q.get('sammy') === '1';
@@ -107,18 +108,7 @@ if (netUrl) {
     const { width, height } = canvas;
     const worst = frames.reduce((a, [, d]) => Math.max(a, d), 0);
     const MAX_MS = Math.min(1000, Math.max(150, Math.ceil(worst / 50) * 50));
-    const y = (ms: number): number => height - (Math.min(ms, MAX_MS) / MAX_MS) * (height - 14) - 2;
-    ctx.clearRect(0, 0, width, height);
-    ctx.strokeStyle = '#30363d';
-    ctx.fillStyle = '#8b949e';
-    ctx.font = '11px sans-serif';
-    for (const ms of [20, 50, 100, 200, 500].filter((m) => m < MAX_MS)) {
-      ctx.beginPath();
-      ctx.moveTo(0, y(ms));
-      ctx.lineTo(width, y(ms));
-      ctx.stroke();
-      ctx.fillText(`${ms} ms`, 4, y(ms) - 2);
-    }
+    const y = drawDelayAxes(ctx, { width, height }, MAX_MS, [20, 50, 100, 200, 500], { line: '#30363d', label: '#8b949e' });
     ctx.fillStyle = '#f0b429';
     for (const [t, d] of frames) {
       if (t < now - WINDOW_MS) continue;

@@ -10,6 +10,7 @@
  * No STUN or TURN server: the only candidates are the host's own addresses, and the bench's Chromium
  * runs with mDNS obfuscation of host candidates off (browser.ts), so they are plain IP addresses.
  */
+import { drawDelayAxes } from './delay-axes.js';
 import { drawStamp, readStamp, stampLatencyMs, STAMP_HEIGHT_PX, STAMP_WIDTH_PX } from '../src/game/stamp.js';
 import type { GamePageState, GameReceiverSample, GameSenderSample, GameSettings } from '../src/game/state.js';
 
@@ -280,18 +281,8 @@ function liveGraph(): Live | undefined {
       let worst = 0;
       for (let i = 0; i + 2 < state.frames.length; i += 3) if (state.frames[i]! >= now - WINDOW_MS) worst = Math.max(worst, state.frames[i + 1]!);
       const MAX_MS = Math.min(2000, Math.max(200, Math.ceil(worst / 100) * 100));
-      g.clearRect(0, 0, width, height);
-      const y = (ms: number): number => height - (Math.min(ms, MAX_MS) / MAX_MS) * (height - 14) - 2;
-      g.strokeStyle = '#444';
-      g.fillStyle = '#888';
-      g.font = '11px sans-serif';
-      for (const ms of [50, 100, ...[200, 500, 1000, 1500].filter((m) => m < MAX_MS)]) {
-        g.beginPath();
-        g.moveTo(0, y(ms));
-        g.lineTo(width, y(ms));
-        g.stroke();
-        g.fillText(`${ms} ms`, 4, y(ms) - 2);
-      }
+      // 50 and 100 ms always (the scale starts at 200 ms), the larger ticks below its top.
+      const y = drawDelayAxes(g, { width, height }, MAX_MS, [50, 100, 200, 500, 1000, 1500], { line: '#444', label: '#888' });
       g.strokeStyle = '#4fc3f7';
       g.beginPath();
       const recent: number[] = [];
