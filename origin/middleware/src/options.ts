@@ -4,14 +4,13 @@ import {
   DEFAULT_MIN_PACE_KBPS,
   isCongestionControl,
   type CongestionControl,
-  type PacingMechanism,
 } from 'sammy-pacing-protocol';
-import { DeliveryRecordLog } from './delivery-records.js';
-import type { EngineEventListener } from './engine-events.js';
+import { DeliveryRecordLog } from './records/log.js';
+import type { EngineSettings } from './engine/contract.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
-import type { SammyMetricsOptions } from './metrics.js';
-import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
-import { DEFAULT_BURST_MS } from './userspace-pacer.js';
+import type { SammyMetricsOptions } from './metrics/metrics.js';
+import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './engine/mechanism.js';
+import { DEFAULT_BURST_MS } from './body/userspace-pacer.js';
 
 export interface SammyPacingOptions {
   /** How to pace: `auto` (kernel where possible, else userspace), `kernel`, `userspace`, `none`. Default `auto`. */
@@ -67,20 +66,6 @@ export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
  * segment would take; one reading at the floor acknowledges 8× the minimum and is never cut.
  */
 export const DEFAULT_MIN_READ_KBPS = 128;
-
-/** What the pacing engine needs to know, defaults filled in. */
-export interface EngineSettings {
-  /** Mechanism paced responses use (a socket that refuses a kernel pace falls back to userspace). */
-  mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
-  userspaceBurstMs: number;
-  progressTimeoutMs: number;
-  minReadKbps: number;
-  congestionControl: CongestionControl | undefined;
-  allowClientCongestionControl: boolean;
-  log: SammyLogger;
-  /** Client resets and GOAWAYs: told to the metrics, when enabled. */
-  events?: EngineEventListener;
-}
 
 export interface ResolvedOptions {
   minPaceKbps: number;

@@ -8,12 +8,12 @@ import serveStatic from 'serve-static';
 import { generate } from 'selfsigned';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
-import { sendGateBytes } from '../src/connection-socket.js';
+import { sendGateBytes } from '../src/socket/connection-socket.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
 import type { SammyPacingOptions } from '../src/options.js';
-import type { PacingMode } from '../src/pacing-mechanism.js';
-import { setMaxSegmentSize } from '../src/socket-options.js';
+import type { PacingMode } from '../src/engine/mechanism.js';
+import { setMaxSegmentSize } from '../src/socket/socket-options.js';
 import { ETHERNET_MSS } from './helpers.js';
 
 export interface H2Origin {

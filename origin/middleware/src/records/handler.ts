@@ -12,9 +12,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
-import type { DeliveryRecordLog } from './delivery-records.js';
-import { pathOf } from './rtp.js';
-import { setSendBuffer, socketFd } from './socket-options.js';
+import type { DeliveryRecordLog } from './log.js';
+import { pathOf } from 'sammy-pacing-protocol';
+import { setSendBuffer, socketFd } from '../socket/socket-options.js';
 
 export const DEFAULT_MAX_RECORD_SUBSCRIBERS = 16;
 /**

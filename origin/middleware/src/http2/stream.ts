@@ -7,8 +7,8 @@ import { constants as h2 } from 'node:http2';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
-import type { PacedResponse } from './paced-response.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /**
  * How long a stream's buffered bytes must sit unmoved while the connection has nothing else to send

@@ -18,17 +18,16 @@
 import type { Socket } from 'node:net';
 import { constants as h2, type Http2ServerRequest, type Http2Session } from 'node:http2';
 import { decideConnectionPace, kbpsToBytesPerSecond, type DeliveryEndReason } from 'sammy-pacing-protocol';
-import type { Admission } from './admission.js';
+import type { Admission } from '../engine/admission.js';
 import { CLIENT_RESET_BURST, ClientResets } from './client-resets.js';
-import { ConnectionSocket, sendGateBytes } from './connection-socket.js';
-import type { ReleasePolicy } from './held-body.js';
-import { StreamDelivery } from './http2-stream.js';
-import type { EngineSettings } from './options.js';
-import type { PacedConnection } from './paced-connection.js';
-import type { PacedResponse } from './paced-response.js';
-import { ReadProgress } from './read-progress.js';
-import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from './polling.js';
-import { lastAckAt, peerClosed, type TcpInfo } from './tcp-info.js';
+import { ConnectionSocket, sendGateBytes } from '../socket/connection-socket.js';
+import type { ReleasePolicy } from '../body/held-body.js';
+import { StreamDelivery } from './stream.js';
+import type { EngineSettings, PacedConnection } from '../engine/contract.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import { ReadProgress } from '../socket/read-progress.js';
+import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from '../socket/polling.js';
+import { lastAckAt, peerClosed, type TcpInfo } from '../socket/tcp-info.js';
 
 export class Http2Connection implements PacedConnection {
   readonly id: number;

@@ -13,16 +13,15 @@
  *   (connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
-import type { Admission } from './admission.js';
-import { ConnectionSocket, pacedUnsentCapBytes } from './connection-socket.js';
-import { ResponseDelivery } from './http1-delivery.js';
-import type { EngineSettings } from './options.js';
-import type { PacedConnection } from './paced-connection.js';
-import type { PacedResponse } from './paced-response.js';
-import { ReadProgress } from './read-progress.js';
-import { drainPollMs, progressCheckMs } from './polling.js';
-import { lastAckAt, type TcpInfo } from './tcp-info.js';
-import { kernelHandOff } from './userspace-pacer.js';
+import type { Admission } from '../engine/admission.js';
+import { ConnectionSocket, pacedUnsentCapBytes } from '../socket/connection-socket.js';
+import { ResponseDelivery } from './delivery.js';
+import type { EngineSettings, PacedConnection } from '../engine/contract.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import { ReadProgress } from '../socket/read-progress.js';
+import { drainPollMs, progressCheckMs } from '../socket/polling.js';
+import { lastAckAt, type TcpInfo } from '../socket/tcp-info.js';
+import { kernelHandOff } from '../body/userspace-pacer.js';
 
 /** Poll interval when no rate is known (an unpaced socket's queue drains at the path's speed). */
 const UNKNOWN_RATE_POLL_MS = 5;

@@ -4,9 +4,9 @@
  * is held (held-body.ts) and leaves at the pace in bursts of at most `burstMs` worth.
  */
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
-import type { ConnectionSocket } from './connection-socket.js';
+import type { ConnectionSocket } from '../socket/connection-socket.js';
 import type { ReleasePolicy } from './held-body.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /** Largest burst, in milliseconds of data at the pace (the kernel sends ~1 ms per burst). */
 export const DEFAULT_BURST_MS = 20;

@@ -4,9 +4,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CmcdObjectType, ConnectionPaceReason, DeliveryEndReason, PacingMechanism, RtpClamp, UnpacedReason } from 'sammy-pacing-protocol';
-import type { NewDeliveryRecord } from './delivery-records.js';
-import { ResponseWrites } from './response-writes.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { NewDeliveryRecord } from '../records/log.js';
+import { ResponseWrites } from '../body/writes.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /** What the middleware read from the request. */
 export interface PaceRequest {

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf } from 'sammy-pacing-protocol';
 import type { SammyMetrics } from './metrics.js';
-import { hostCheck, type SammyRecordsOptions } from './records-handler.js';
+import { hostCheck, type SammyRecordsOptions } from '../records/handler.js';
 
 export const METRICS_PATH = '/metrics';
 

@@ -9,10 +9,9 @@ import type { Http2ServerResponse, Http2Session } from 'node:http2';
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 import { BYTES_PER_SECOND_PER_KBPS, type PacingReport, type RtpReading } from 'sammy-pacing-protocol';
-import type { NewDeliveryRecord } from './delivery-records.js';
-import type { DeliveryObserver } from './engine.js';
-import type { EngineEvent } from './engine-events.js';
-import type { PaceRequest } from './paced-response.js';
+import type { NewDeliveryRecord } from '../records/log.js';
+import type { DeliveryObserver, EngineEvent } from '../engine/contract.js';
+import type { PaceRequest } from '../engine/paced-response.js';
 
 /** A prom-client `Registry`, as far as the middleware needs one (kept structural: no type dependency on prom-client). */
 export interface MetricsRegistry {

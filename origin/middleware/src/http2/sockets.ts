@@ -11,8 +11,8 @@
  */
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
-import { readTcpInfo, socketFd } from './socket-options.js';
-import { peerClosed } from './tcp-info.js';
+import { readTcpInfo, socketFd } from '../socket/socket-options.js';
+import { peerClosed } from '../socket/tcp-info.js';
 
 /** How often sessions are checked, and how long a destroyed session's socket may say goodbye, ms. */
 const SWEEP_MS = 1000;

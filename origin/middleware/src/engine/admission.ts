@@ -7,19 +7,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  bytesPerSecondToKbps,
   CONGESTION_CONTROL_HEADER,
   isCongestionControl,
   type ConnectionPaceReason,
   type PacingMechanism,
   type PacingReport,
 } from 'sammy-pacing-protocol';
-import type { ConnectionSocket } from './connection-socket.js';
-import type { EngineSettings } from './options.js';
+import type { ConnectionSocket } from '../socket/connection-socket.js';
+import type { EngineSettings } from './contract.js';
 import type { PacedResponse } from './paced-response.js';
-import { SocketOptionError } from './socket-options.js';
-import type { TcpInfo } from './tcp-info.js';
-import { tcpInfoReport } from './tcp-report.js';
-import { userspacePacing } from './userspace-pacer.js';
+import { SocketOptionError } from '../socket/socket-options.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
+import { userspacePacing } from '../body/userspace-pacer.js';
 
 /** The congestion-control request header as Node keys it (lower case). */
 const CONGESTION_CONTROL_HEADER_KEY = CONGESTION_CONTROL_HEADER.toLowerCase();
@@ -131,4 +131,24 @@ export class Admission {
       return undefined;
     }
   }
+}
+
+/** TCP_INFO figures in the units Server-Timing and the delivery records use. */
+/** Rates at or above this are the kernel's "unlimited" (~0), not a measurement. */
+const UNLIMITED_RATE = 1n << 62n;
+
+function rateKbps(bytesPerSecond: bigint | undefined): number | undefined {
+  if (bytesPerSecond === undefined || bytesPerSecond >= UNLIMITED_RATE) return undefined;
+  return bytesPerSecondToKbps(Number(bytesPerSecond));
+}
+
+function tcpInfoReport(info: TcpInfo | undefined): PacingReport | undefined {
+  if (!info) return undefined;
+  return {
+    rttMs: info.rttUs / 1000,
+    minRttMs: info.minRttUs === undefined ? undefined : info.minRttUs / 1000,
+    deliveryRateKbps: rateKbps(info.deliveryRate),
+    retransmits: info.totalRetrans,
+    pacingRateKbps: rateKbps(info.pacingRate),
+  };
 }
