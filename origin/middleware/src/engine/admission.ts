@@ -14,6 +14,7 @@ import {
   type PacingMechanism,
   type PacingReport,
 } from 'sammy-pacing-protocol';
+import type { AckTracker } from '../socket/ack-tracker.js';
 import type { ConnectionSocket } from '../socket/connection-socket.js';
 import type { EngineSettings } from './contract.js';
 import type { PacedResponse } from './paced-response.js';
@@ -44,11 +45,12 @@ export class Admission {
    * Paces `response` at `pace` on `socket` and settles `response.pacing`; a userspace pace holds its
    * body in a token bucket. Returns the TCP_INFO read once the pace was set (undefined without one).
    */
-  admit(socket: ConnectionSocket, response: PacedResponse, pace: ConnectionPace): TcpInfo | undefined {
+  admit(acks: AckTracker, response: PacedResponse, pace: ConnectionPace): TcpInfo | undefined {
     const { req, res, request } = response;
+    const { socket } = acks;
     this.#applyCongestionControl(socket, req);
     const mechanism = this.#applyPace(socket, pace.paceKbps, request.path);
-    const info = this.#tcpInfo(socket);
+    const info = acks.readReport();
     const tcp = tcpInfoReport(info);
     let congestionControl: string | undefined;
     try {
@@ -120,15 +122,6 @@ export class Admission {
       if (wanted !== undefined && wanted !== socket.congestionControl()) socket.setCongestionControl(wanted);
     } catch (err) {
       log.debug(`sammy: congestion control ${wanted}: ${(err as Error).message}`);
-    }
-  }
-
-  #tcpInfo(socket: ConnectionSocket): TcpInfo | undefined {
-    try {
-      return socket.tcpInfo();
-    } catch (err) {
-      this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
-      return undefined;
     }
   }
 }
