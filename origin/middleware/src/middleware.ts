@@ -51,13 +51,13 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // The CMCD parameter changes on every request: it must never reach a file path or a cache key.
     req.url = withoutCmcd(url);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
-    const paceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
+    const plannedPaceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
     // Why, should this response go unpaced (Server-Timing says it, metrics count it).
     const unpacedReason: UnpacedReason =
       engine.mechanism === 'none' ? 'pacing_off' : reading.kind === 'invalid' ? reading.code : reading.kind === 'none' ? 'rtp_absent' : 'pacing_off';
-    const clamp = paceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
+    const clamp = plannedPaceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
     metrics?.requested({ reading, rtpClamp: clamp });
-    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
+    engine.deliver(req, res, { recordId, path, requestedRtpKbps, plannedPaceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
   };
 
   return Object.defineProperties(handler as unknown as SammyPacingHandler, {

@@ -50,7 +50,7 @@ export class PacingEngine {
     const response = new PacedResponse(req, res, request, {
       connectionId: connection.id,
       httpVersion: shared ? '2' : req.httpVersion,
-      mechanism: this.mechanism,
+      plannedMechanism: this.mechanism,
       start: next,
       record: (record) => {
         this.#active--;

@@ -19,7 +19,6 @@ import { ResponseDelivery } from './delivery.js';
 import type { EngineSettings, PacedConnection } from '../engine/contract.js';
 import type { PacedResponse } from '../engine/paced-response.js';
 import { AckTracker } from '../socket/ack-tracker.js';
-import { kernelHandOff } from '../body/userspace-pacer.js';
 
 /** Poll interval when no rate is known (an unpaced socket's queue drains at the path's speed). */
 const UNKNOWN_RATE_POLL_MS = 5;
@@ -258,10 +257,7 @@ export class Http1Connection implements PacedConnection {
   #admit(d: ResponseDelivery, wireStart: number): void {
     const { response } = d;
     d.admit(this.#socket, wireStart);
-    const info = this.#admission.admit(this.#acks, response, { paceKbps: response.request.paceKbps });
-    const { appliedPaceKbps, mechanism } = response.pacing;
-    const handOff = mechanism === 'kernel' && appliedPaceKbps !== undefined ? kernelHandOff(appliedPaceKbps, info, this.#acks) : undefined;
-    if (handOff) response.writes.hold(handOff);
+    this.#admission.admit(this.#acks, response, { paceKbps: response.request.plannedPaceKbps });
     response.start();
   }
 

@@ -33,8 +33,7 @@ export class ResponseDelivery {
 
   constructor(response: PacedResponse) {
     this.response = response;
-    const { appliedPaceKbps, mechanism } = response.pacing;
-    this.kernelPaceKbps = mechanism === 'kernel' ? appliedPaceKbps : undefined;
+    this.kernelPaceKbps = response.plannedKernelPaceKbps;
   }
 
   get res(): ServerResponse {

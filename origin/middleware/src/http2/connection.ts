@@ -131,20 +131,18 @@ export class Http2Connection implements PacedConnection {
     const concurrent = this.#streamsSending;
     const decision = decideConnectionPace({
       shared: true,
-      requestPaceKbps: response.request.paceKbps,
+      requestPaceKbps: response.request.plannedPaceKbps,
       connectionPaceKbps: this.#paceKbps,
       busy: concurrent > 0,
       objectType: response.request.objectType,
     });
     const kernelPaceBefore = this.#conn.state.kernelPaceKbps;
-    this.#admission.admit(this.#acks, response, { paceKbps: decision.paceKbps, sharedConnection: { reason: decision.reason, concurrent } });
+    const sharedConnection = { reason: decision.reason, concurrent };
+    this.#admission.admit(this.#acks, response, { paceKbps: decision.paceKbps, sharedConnection, sendGate: this.#sendGate });
     this.#paceKbps = decision.paceKbps;
     // Raised or lifted: bodies held at the gate may go now.
     if (this.#conn.state.kernelPaceKbps !== kernelPaceBefore) for (const d of this.#streams) d.response.writes.wake();
     this.#track(new StreamDelivery(response));
-    // Every other body waits at the send gate while the connection is kernel-paced, now or later
-    // (a userspace pace holds its body at its own pacer).
-    if (this.#settings.mechanism === 'kernel' && response.pacing.mechanism !== 'userspace') response.writes.hold(this.#sendGate);
     response.start();
   }
 
