@@ -9,6 +9,7 @@ import type { Http2ServerResponse, Http2Session } from 'node:http2';
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 import { BYTES_PER_SECOND_PER_KBPS, type PacingReport, type RtpReading } from 'sammy-pacing-protocol';
+import { describeValue, type OptionChecks } from '../option-check.js';
 import type { NewDeliveryRecord } from '../records/log.js';
 import type { DeliveryObserver, EngineEvent } from '../engine/contract.js';
 import type { PaceRequest } from '../engine/paced-response.js';
@@ -25,6 +26,13 @@ export interface SammyMetricsOptions {
   /** Where the metrics are registered. Default prom-client's default registry (`register`). */
   registry?: MetricsRegistry;
 }
+
+/** `SammyMetricsOptions`, one check each (a registry's origin is checked once prom-client is loaded). */
+export const METRICS_OPTION_CHECKS: OptionChecks<SammyMetricsOptions> = {
+  registry: (value, name) => {
+    if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be a prom-client Registry, got ${describeValue(value)}`);
+  },
+};
 
 /** The metrics' registry, as `pacing.metrics` exposes it. */
 export interface SammyMetrics {
