@@ -37,7 +37,7 @@ export interface SammyPacingOptions {
   progressTimeoutMs?: number;
   /**
    * The slowest a client may read while bytes wait for it, kbps: one that acknowledges less than this
-   * in a `progressTimeoutMs` window is cut as `stalled` (read-progress.ts). Default 128
+   * in a `progressTimeoutMs` window is cut as `stalled` (socket/read-progress.ts). Default 128
    * (DEFAULT_MIN_READ_KBPS), an eighth of the pace floor. 0 turns the rate off (only a client that
    * acknowledges nothing for the window is cut).
    */

@@ -76,7 +76,7 @@ export async function startH2Origin(
   };
 }
 
-/** The send gate (connection-socket.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
+/** The send gate (src/socket/connection-socket.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
 export function sendGateAt(paceKbps: number): { bytes: number; ms: number } {
   const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
   const bytes = sendGateBytes(paceKbps);

@@ -10,7 +10,7 @@
  *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
  * - drops (resets) a connection whose client acknowledges nothing for the progress timeout;
  * - caps a paced response's unsent bytes in the kernel until its client has acknowledged as many
- *   (connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
+ *   (socket/connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
 import type { Admission } from '../engine/admission.js';

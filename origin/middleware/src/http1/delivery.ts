@@ -1,5 +1,5 @@
 /**
- * One HTTP/1.1 response's place on its connection (http1-connection.ts), which admits it, feeds it the
+ * One HTTP/1.1 response's place on its connection (connection.ts), which admits it, feeds it the
  * acknowledged stream offset (TCP_INFO bytes_acked) and ends it; this class turns that offset into the
  * body bytes its record says reached the client.
  *
@@ -93,7 +93,7 @@ export class ResponseDelivery {
 /**
  * Where each body write of an HTTP/1.1 response ends in its connection's byte stream, so that an
  * acknowledged stream offset (TCP_INFO bytes_acked) can be turned into body bytes that reached the
- * client. Fed by the response's write wrapper (response-writes.ts `onWritten`), which sees what
+ * client. Fed by the response's write wrapper (body/writes.ts `onWritten`), which sees what
  * really goes to the socket.
  */
 

@@ -4,7 +4,7 @@
  * (decideConnectionPace): while any response on the session is still being sent or awaits its
  * acknowledgement, the pace only rises (until a media segment without rtp unpaces it: the player's
  * initial phase after a seek or a stall); on an idle session each request's own rtp (or none) decides.
- * While the session is kernel-paced its bodies wait at the send gate (connection-socket.ts
+ * While the session is kernel-paced its bodies wait at the send gate (socket/connection-socket.ts
  * sendGateBytes), so that the kernel never holds more than a tenth of a second of them: Node's HTTP/2
  * reads nothing from the client while a write to a full socket is unfinished.
  *
@@ -187,7 +187,7 @@ export class Http2Connection implements PacedConnection {
 
   /**
    * Lets a body through while the connection is kernel-paced only as long as its unsent bytes (the
-   * kernel's, Node's TLS buffer, this middleware's streams) are under the send gate (connection-socket.ts,
+   * kernel's, Node's TLS buffer, this middleware's streams) are under the send gate (socket/connection-socket.ts,
    * sendGateBytes); once half of that has left, it tops them up to the gate again.
    */
   #sendGatePolicy(): ReleasePolicy {

@@ -1,5 +1,5 @@
 /**
- * One response on an HTTP/2 session (http2-connection.ts): what the session needs to know of its
+ * One response on an HTTP/2 session (connection.ts): what the session needs to know of its
  * stream to follow it — bytes still in Node for it, whether they move — and the stream's own hazards:
  * a reset it must not leak a file through, a stall it must be reset for.
  */
