@@ -43,7 +43,7 @@ export function nearestKey(key: string, known: readonly string[]): string {
 
 /**
  * Checks `options` of entry `entry` (e.g. `sammyPacing`) against `checks`: an object, only known keys,
- * each defined value of its type. Returns the options, typed.
+ * each value that is set (not undefined or null) of its type. Returns the options, typed.
  */
 export function checkOptions<T extends object>(entry: string, options: unknown, checks: OptionChecks<T>): T {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -58,7 +58,8 @@ export function checkOptions<T extends object>(entry: string, options: unknown, 
   for (const key of known) {
     const value = (options as Record<string, unknown>)[key];
     const check = (checks as Record<string, (value: unknown, name: string) => void>)[key]!;
-    if (value !== undefined) check(value, `${entry}: ${key}`);
+    // null is unset, as the defaults read it (`??`).
+    if (value !== undefined && value !== null) check(value, `${entry}: ${key}`);
   }
   return options as T;
 }

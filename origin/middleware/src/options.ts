@@ -123,7 +123,7 @@ export function resolveOptions(input: SammyPacingOptions): ResolvedOptions {
   const userspaceBurstMs = options.userspaceBurstMs ?? DEFAULT_BURST_MS;
   if (!Number.isFinite(userspaceBurstMs) || userspaceBurstMs <= 0) throw new RangeError(`sammyPacing: userspaceBurstMs must be a positive number of ms, got ${userspaceBurstMs}`);
   const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
-  const { congestionControl } = options;
+  const congestionControl = options.congestionControl ?? undefined;
   const resolved = resolvePacingMechanism(options.mechanism ?? 'auto');
   log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
   const metrics = options.metrics === true ? {} : options.metrics || undefined;

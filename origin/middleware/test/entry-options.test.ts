@@ -75,6 +75,12 @@ describe('options of every public entry', () => {
     expect(thrown(pacing({ mechanism: true })).message).toBe('sammyPacing: mechanism must be a string, one of auto, kernel, userspace, none; got boolean true');
   });
 
+  it('null is an unset option, as the defaults read it', () => {
+    const made = sammyPacing({ logger: silentLogger, minPaceKbps: null, congestionControl: null, metrics: null } as never);
+    made.close();
+    expect(made.mechanism).not.toBe(undefined);
+  });
+
   it('what an entry takes besides options is checked too', () => {
     expect(thrown(() => sammyRecords(undefined as never)).message).toBe('sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got undefined');
     // pacing.metrics is undefined unless sammyPacing({ metrics: true }): the usual mistake.
