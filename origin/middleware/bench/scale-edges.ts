@@ -25,7 +25,7 @@ function stat(pid: number): string[] {
 }
 
 /** Children of `parent`, from /proc. */
-function childrenOf(parent: number): number[] {
+export function childrenOf(parent: number): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
