@@ -30,6 +30,7 @@ const MODES = {
   'h2-shared': { protocol: 'h2', unpaced: false, viewersPerSession: 10, label: 'HTTP/2 paced, 10 streams per session' },
   nginx: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'nginx', label: 'nginx limit_rate (one worker) in front of the unpaced origin' },
   varnish: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'varnish', label: 'Varnish + vmod_tcp in front of the unpaced origin' },
+  'varnish-tuned': { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'varnish-tuned', label: 'Varnish + vmod_tcp, thread pools sized for N (VARNISH_TUNED_ARGS)' },
   // The reference server (sammy-origin) as an operator runs it: its metrics on, on one core or on --workers.
   server: { protocol: 'h1', unpaced: false, viewersPerSession: 1, reference: 'one', label: 'sammy-origin, one process' },
   'server-unpaced': { protocol: 'h1', unpaced: true, viewersPerSession: 1, reference: 'one', label: 'sammy-origin unpaced, one process' },
