@@ -19,6 +19,7 @@ import { closeChild, killAllChildren, nextMessage, spawnNodeChild } from './chil
 import type { ScaleLoad, ScaleLoadResult, ScaleResponse } from './scale-clients.js';
 import { processCpuSeconds, processMemory, startEdge, type EdgeName } from './scale-edges.js';
 import { metricValue, startReference } from './scale-reference.js';
+import { countSyscalls, type SyscallRates } from './syscalls.js';
 import { startServer, type BenchServer } from './server-process.js';
 import { percentile } from './stats.js';
 
@@ -39,6 +40,9 @@ const MODES = {
 } as const satisfies Record<string, { protocol: 'h1' | 'h2'; unpaced: boolean; viewersPerSession: number; label: string; edge?: EdgeName; reference?: 'one' | 'workers' }>;
 type Mode = keyof typeof MODES;
 
+/** --syscalls: the counting window, seconds (the responses take 2 × segment-seconds and more). */
+const SYSCALL_WINDOW_SECONDS = 4;
+
 /** 2 Mbps on average, each above the default floor (1024 kbps), which would raise a lower one. */
 const RTPS_KBPS = [1200, 1600, 2000, 2400, 2800];
 
@@ -51,11 +55,12 @@ const { values } = parseArgs({
     out: { type: 'string' },
     metrics: { type: 'boolean' },
     workers: { type: 'string', default: '2' },
+    syscalls: { type: 'boolean' },
     help: { type: 'boolean' },
   },
 });
 if (values.help) {
-  console.log(`usage: npm run bench:origin:scale [-- --viewers 10,100,1000 --modes ${Object.keys(MODES).join(',')} --segments 2 --segment-seconds 4 --workers 2 --out <dir> --metrics]`);
+  console.log(`usage: npm run bench:origin:scale [-- --viewers 10,100,1000 --modes ${Object.keys(MODES).join(',')} --segments 2 --segment-seconds 4 --workers 2 --out <dir> --metrics --syscalls]`);
   process.exit(0);
 }
 const counts = values.viewers.split(',').map(Number);
@@ -93,6 +98,12 @@ export interface ScaleRow {
   load1: number;
   /** The reference server's processes serving (cluster modes: its workers). */
   workers?: number;
+  /** --syscalls: the server's (or edge's) syscalls per second while the responses are under way (NaN: not counted). */
+  syscallsPerSecond: number;
+  getsockoptPerSecond: number;
+  setsockoptPerSecond: number;
+  /** write and writev. */
+  writesPerSecond: number;
 }
 
 const media = makeMediaDir([]);
@@ -113,12 +124,15 @@ interface Served {
   scrape?(): Promise<string>;
   /** The same while the responses are under way (where scraping does not reset what is measured). */
   scrapeDuring?(): Promise<string>;
+  /** The processes serving (for --syscalls). */
+  pids(): number[];
 }
 
 function originServed(server: BenchServer): Served {
   return {
     url: server.url,
     cert: server.cert,
+    pids: () => [server.pid],
     cpuSeconds: () => server.resetLoopDelay(),
     sample: () => server.stats(),
     async loopDelay() {
@@ -140,6 +154,7 @@ async function runReference(mode: Mode, viewers: number, workerCount: number): P
     const pids = reference.pids();
     const served: Served = {
       url: reference.url,
+      pids: () => reference.pids(),
       cpuSeconds: async () => processCpuSeconds(pids),
       sample: async () => ({ ...processMemory(reference.pids()), connections: establishedOn(String(reference.port)), activeResponses: 0 }),
       async loopDelay() {
@@ -181,6 +196,7 @@ async function runOnce(mode: Mode, viewers: number): Promise<ScaleRow> {
     const served: Served = edge
       ? {
           url: edge.url,
+          pids: () => edge.pids(),
           cpuSeconds: async () => processCpuSeconds(edge.pids()),
           sample: async () => ({ ...processMemory(edge.pids()), connections: establishedOn(new URL(edge.url).port), activeResponses: 0 }),
           loopDelay: async () => undefined,
@@ -204,9 +220,12 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
   let peak = idle;
   let polling = true;
   let during: string | undefined;
+  let syscalls: Promise<SyscallRates | undefined> | undefined;
   const poller = (async () => {
     while (polling) {
       const s = await served.sample();
+      // --syscalls: counted over a window once most viewers are connected.
+      if (values.syscalls && syscalls === undefined && s.connections >= viewers * 0.8) syscalls = countSyscalls(served.pids(), SYSCALL_WINDOW_SECONDS);
       peak = { ...peak, rssBytes: Math.max(peak.rssBytes, s.rssBytes), fds: Math.max(peak.fds, s.fds), connections: Math.max(peak.connections, s.connections) };
       // --metrics: what /metrics says once half the viewers' responses are under way.
       if (served.scrapeDuring && during === undefined && s.activeResponses >= viewers / 2) during = await served.scrapeDuring();
@@ -237,6 +256,7 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
     console.log(`  /metrics after:  ${await served.scrape()}`);
   }
   const cpuSeconds = (await served.cpuSeconds()) - cpuBefore;
+  const calls = await syscalls;
   const arrivals = arrivalRatios(result.responses);
   const bytes = result.responses.reduce((sum, r) => sum + r.bytes, 0);
   const deliveredGbit = (bytes * 8) / 1e9;
@@ -261,6 +281,10 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
     loopDelayMaxMs: loop?.maxMs ?? NaN,
     seconds: result.seconds,
     load1: loadavg()[0]!,
+    syscallsPerSecond: calls?.total ?? NaN,
+    getsockoptPerSecond: calls?.getsockopt ?? NaN,
+    setsockoptPerSecond: calls?.setsockopt ?? NaN,
+    writesPerSecond: calls ? calls.write + calls.writev : NaN,
   };
 }
 
@@ -308,6 +332,10 @@ const COLUMNS: Array<[string, (r: ScaleRow) => string]> = [
   ['fds/conn', (r) => r.fdsPerConnection.toFixed(2)],
   ['loop p99 ms', (r) => (Number.isNaN(r.loopDelayP99Ms) ? '-' : r.loopDelayP99Ms.toFixed(1))],
   ['loop max ms', (r) => (Number.isNaN(r.loopDelayMaxMs) ? '-' : r.loopDelayMaxMs.toFixed(0))],
+  ['syscalls/s', (r) => (Number.isNaN(r.syscallsPerSecond) ? '-' : r.syscallsPerSecond.toFixed(0))],
+  ['getsockopt/s', (r) => (Number.isNaN(r.getsockoptPerSecond) ? '-' : r.getsockoptPerSecond.toFixed(0))],
+  ['setsockopt/s', (r) => (Number.isNaN(r.setsockoptPerSecond) ? '-' : r.setsockoptPerSecond.toFixed(0))],
+  ['writes/s', (r) => (Number.isNaN(r.writesPerSecond) ? '-' : r.writesPerSecond.toFixed(0))],
   ['Gbit', (r) => r.deliveredGbit.toFixed(2)],
   ['s', (r) => r.seconds.toFixed(1)],
   ['load1', (r) => r.load1.toFixed(1)],
