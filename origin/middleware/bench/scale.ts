@@ -98,6 +98,8 @@ export interface ScaleRow {
   load1: number;
   /** The reference server's processes serving (cluster modes: its workers). */
   workers?: number;
+  /** The reference server's CPU seconds per process over the run (the primary first). */
+  processCpuSeconds?: number[];
   /** --syscalls: the server's (or edge's) syscalls per second while the responses are under way (NaN: not counted). */
   syscallsPerSecond: number;
   getsockoptPerSecond: number;
@@ -164,8 +166,13 @@ async function runReference(mode: Mode, viewers: number, workerCount: number): P
       ...(values.metrics ? { scrape: () => scrape(reference.metrics()) } : {}),
     };
     await reference.metrics(); // starts the event-loop delay window
+    const before = pids.map((pid) => processCpuSeconds([pid]));
     const row = await measure(mode, viewers, served, true);
-    return { ...row, workers: workerCount };
+    // How the work spread: each process's CPU seconds (the primary first), e.g. round-robin against the kernel's
+    // accept spread (NODE_CLUSTER_SCHED_POLICY=none).
+    const processCpu = pids.map((pid, i) => processCpuSeconds([pid]) - before[i]!);
+    console.log(`  CPU s per process (${workerCount > 1 ? 'primary, workers' : 'one process'}): ${processCpu.map((c) => c.toFixed(1)).join(', ')}`);
+    return { ...row, workers: workerCount, processCpuSeconds: processCpu };
   } finally {
     await reference.close();
   }
