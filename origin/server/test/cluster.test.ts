@@ -129,6 +129,15 @@ describe('the reference server on two workers', () => {
     }
   });
 
+  it('a bad --workers is refused with what it takes, before anything starts', async () => {
+    for (const bad of ['0', '1.5', 'many']) {
+      const r = spawnCli(['--workers', bad, '--port', '0', '--no-https', '--media-dir', media]);
+      expect(await r.exited).toBe(2);
+      expect(r.stderr()).toContain(`--workers must be a positive integer or auto, got "${bad}"`);
+      expect(r.stdout()).not.toMatch(/serving on/);
+    }
+  });
+
   it('SIGTERM to the primary closes every worker and exits 0', async () => {
     const pids = workerPids(run.pid);
     expect(await run.stop()).toBe(0);
