@@ -19,9 +19,8 @@
  * 2. A media segment without rtp (CMCD `ot` a, v or av) unpaces the connection, busy or not: it is a
  *    Sammy player in its initial phase — starting, or after a seek or a stall — where it asks for no
  *    pace so that the new position plays at once. Kept, the old pace would hold back the new
- *    position's segments behind the bytes of a download the seek left behind (measured over HTTP/2
- *    in Chromium, seek to playing: hls.js 4.9 s, its aborted download still queued in the kernel at
- *    its pace; dash.js 3.1 s, whose download in flight runs on; 0.2–0.3 s over HTTP/1.1).
+ *    position's segments behind the bytes of a download the seek left behind (the package README,
+ *    "Shared connections", has the seek times measured).
  * 3. A pace never outlives the media session: a request without rtp on an idle connection is unpaced,
  *    and a request with an rtp on an idle connection gets exactly its own rtp (lower or higher).
  * 4. HTTP/1.1 is unchanged: every response is paced at its own rtp, or unpaced without one.

@@ -6,8 +6,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { isPacingMode, type PacingMode } from '../src/pacing-mechanism.js';
-import { setMaxSegmentSize } from '../src/socket-options.js';
+import { isPacingMode, type PacingMode } from '../src/engine/mechanism.js';
+import { setMaxSegmentSize } from '../src/socket/socket-options.js';
 import { startTestOrigin, type TestOriginOptions } from '../test/helpers.js';
 import { startH2Origin } from '../test/http2-helpers.js';
 import { openFileLimit } from './process-limits.js';

@@ -9,7 +9,7 @@
  *    next two figures;
  *  - how soon a session busy with an 8 Mbps paced stream answers: a manifest request's first byte
  *    mid-stream, and a media request's after the client reset the stream (a seek), against the send
- *    gate's time at the pace (connection-socket.ts: what the connection may hold unsent).
+ *    gate's time at the pace (src/socket/connection-socket.ts: what the connection may hold unsent).
  */
 import { relativeError } from '../test/helpers.js';
 import { h2Connect, h2Get, h2Reset, sendGateAt } from '../test/http2-helpers.js';

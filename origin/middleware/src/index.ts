@@ -6,7 +6,7 @@
  */
 export { sammyPacing, type SammyPacingHandler } from './middleware.js';
 export { DEFAULT_MIN_READ_KBPS, DEFAULT_PROGRESS_TIMEOUT_MS, type SammyPacingOptions } from './options.js';
-export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './delivery-records.js';
+export { DeliveryRecordLog, DEFAULT_RECORD_CAPACITY, type RecordListener } from './records/log.js';
 export {
   sammyRecords,
   isLoopbackHost,
@@ -17,11 +17,11 @@ export {
   type SammyRecordsOptions,
   type SammyRecordsHandler,
   type RecordSubscriberState,
-} from './records-handler.js';
-export { releaseHttp2Sockets } from './http2-sockets.js';
+} from './records/handler.js';
+export { releaseHttp2Sockets } from './http2/sockets.js';
 export { sammyCorsOptions, type SammyCorsOptions } from './cors-options.js';
-export { isPacingMode, PACING_MODES, type PacingMode } from './pacing-mechanism.js';
+export { isPacingMode, PACING_MODES, type PacingMode } from './engine/mechanism.js';
 export { defaultLogger, silentLogger, type SammyLogger } from './logger.js';
 export type { DeliveryRecord, DeliveryEndReason, PacingMechanism, PacingReport, RecordsSkipped } from 'sammy-pacing-protocol';
-export { type SammyMetrics, type SammyMetricsOptions, type MetricsRegistry } from './metrics.js';
-export { sammyMetricsEndpoint, METRICS_PATH, type SammyMetricsEndpoint, type SammyMetricsEndpointOptions } from './metrics-handler.js';
+export { type SammyMetrics, type SammyMetricsOptions, type MetricsRegistry } from './metrics/metrics.js';
+export { sammyMetricsEndpoint, METRICS_PATH, type SammyMetricsEndpoint, type SammyMetricsEndpointOptions } from './metrics/handler.js';

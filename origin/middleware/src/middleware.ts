@@ -6,19 +6,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RequestHandler } from 'express';
-import { clampPaceKbps, rtpClamp, type PacingMechanism, type UnpacedReason } from 'sammy-pacing-protocol';
-import type { DeliveryRecordLog } from './delivery-records.js';
-import { PacingEngine, type DeliveryObserver } from './engine.js';
-import { PacingMetrics, type SammyMetrics } from './metrics.js';
+import { clampPaceKbps, formatServerTiming, pathOf, readCmcdRequest, rtpClamp, withoutCmcd, type PacingReport, type UnpacedReason } from 'sammy-pacing-protocol';
+import type { DeliveryRecordLog } from './records/log.js';
+import type { DeliveryObserver, EngineMechanism } from './engine/contract.js';
+import { PacingEngine } from './engine/engine.js';
+import { PacingMetrics, type SammyMetrics } from './metrics/metrics.js';
 import { resolveOptions, type SammyPacingOptions } from './options.js';
-import { pathOf, readCmcdRequest, withoutCmcd } from './rtp.js';
-import { writeServerTiming } from './server-timing.js';
 
 export interface SammyPacingHandler extends RequestHandler {
   /** The same middleware on node:http2's compatibility API (HTTP/2 requests share their connection's pace). */
   (req: Http2ServerRequest, res: Http2ServerResponse, next: (err?: unknown) => void): void;
   /** Mechanism paced responses use (a response whose socket cannot be paced in the kernel falls back to userspace). */
-  readonly mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
+  readonly mechanism: EngineMechanism;
   readonly records: DeliveryRecordLog;
   /** The Prometheus metrics' registry when `metrics` is enabled (serve it with `sammyMetricsEndpoint`). */
   readonly metrics: SammyMetrics | undefined;
@@ -52,13 +51,13 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // The CMCD parameter changes on every request: it must never reach a file path or a cache key.
     req.url = withoutCmcd(url);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
-    const paceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
+    const plannedPaceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
     // Why, should this response go unpaced (Server-Timing says it, metrics count it).
     const unpacedReason: UnpacedReason =
       engine.mechanism === 'none' ? 'pacing_off' : reading.kind === 'invalid' ? reading.code : reading.kind === 'none' ? 'rtp_absent' : 'pacing_off';
-    const clamp = paceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
+    const clamp = plannedPaceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
     metrics?.requested({ reading, rtpClamp: clamp });
-    engine.deliver(req, res, { recordId, path, requestedRtpKbps, paceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
+    engine.deliver(req, res, { recordId, path, requestedRtpKbps, plannedPaceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
   };
 
   return Object.defineProperties(handler as unknown as SammyPacingHandler, {
@@ -68,4 +67,20 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     activeResponses: { get: () => engine.activeResponses, enumerable: true },
     close: { value: () => engine.close() },
   });
+}
+
+/** Server-Timing: each paced response says what paces it, readable by pages on other origins too. */
+function appendHeader(res: ServerResponse, name: string, value: string): void {
+  const existing = res.getHeader(name);
+  if (existing === undefined) res.setHeader(name, value);
+  else if (!String(existing).split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase())) {
+    res.setHeader(name, `${String(existing)}, ${value}`);
+  }
+}
+
+/** Writes `report` into the response's Server-Timing (before its head is written). */
+export function writeServerTiming(res: ServerResponse, report: PacingReport): void {
+  appendHeader(res, 'Server-Timing', formatServerTiming(report));
+  if (!res.hasHeader('Timing-Allow-Origin')) res.setHeader('Timing-Allow-Origin', '*');
+  appendHeader(res, 'Access-Control-Expose-Headers', 'Server-Timing');
 }

@@ -1,17 +1,12 @@
-/** `sammyPacing()`'s options, checked once when the middleware is made. */
-import {
-  DEFAULT_MAX_PACE_KBPS,
-  DEFAULT_MIN_PACE_KBPS,
-  isCongestionControl,
-  type CongestionControl,
-  type PacingMechanism,
-} from 'sammy-pacing-protocol';
-import { DeliveryRecordLog } from './delivery-records.js';
-import type { EngineEventListener } from './engine-events.js';
+/** `sammyPacing()`'s options, checked once when the middleware is made (option-check.ts). */
+import { CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
+import { DeliveryRecordLog } from './records/log.js';
+import type { EngineSettings } from './engine/contract.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
-import type { SammyMetricsOptions } from './metrics.js';
-import { isPacingMode, PACING_MODES, resolvePacingMechanism, type PacingMode } from './pacing-mechanism.js';
-import { DEFAULT_BURST_MS } from './userspace-pacer.js';
+import { METRICS_OPTION_CHECKS, type SammyMetricsOptions } from './metrics/metrics.js';
+import { PACING_MODES, resolvePacingMechanism, type PacingMode } from './engine/mechanism.js';
+import { checkOptions, describeValue, isBoolean, isNumber, oneOf, type OptionCheck, type OptionChecks } from './option-check.js';
+import { DEFAULT_BURST_MS } from './body/userspace-pacer.js';
 
 export interface SammyPacingOptions {
   /** How to pace: `auto` (kernel where possible, else userspace), `kernel`, `userspace`, `none`. Default `auto`. */
@@ -42,7 +37,7 @@ export interface SammyPacingOptions {
   progressTimeoutMs?: number;
   /**
    * The slowest a client may read while bytes wait for it, kbps: one that acknowledges less than this
-   * in a `progressTimeoutMs` window is cut as `stalled` (read-progress.ts). Default 128
+   * in a `progressTimeoutMs` window is cut as `stalled` (socket/read-progress.ts). Default 128
    * (DEFAULT_MIN_READ_KBPS), an eighth of the pace floor. 0 turns the rate off (only a client that
    * acknowledges nothing for the window is cut).
    */
@@ -68,20 +63,6 @@ export const DEFAULT_PROGRESS_TIMEOUT_MS = 30_000;
  */
 export const DEFAULT_MIN_READ_KBPS = 128;
 
-/** What the pacing engine needs to know, defaults filled in. */
-export interface EngineSettings {
-  /** Mechanism paced responses use (a socket that refuses a kernel pace falls back to userspace). */
-  mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
-  userspaceBurstMs: number;
-  progressTimeoutMs: number;
-  minReadKbps: number;
-  congestionControl: CongestionControl | undefined;
-  allowClientCongestionControl: boolean;
-  log: SammyLogger;
-  /** Client resets and GOAWAYs: told to the metrics, when enabled. */
-  events?: EngineEventListener;
-}
-
 export interface ResolvedOptions {
   minPaceKbps: number;
   maxPaceKbps: number;
@@ -91,48 +72,61 @@ export interface ResolvedOptions {
   engine: EngineSettings;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set<keyof SammyPacingOptions>([
-  'mechanism',
-  'minPaceKbps',
-  'maxPaceKbps',
-  'congestionControl',
-  'allowClientCongestionControl',
-  'records',
-  'userspaceBurstMs',
-  'progressTimeoutMs',
-  'minReadKbps',
-  'logger',
-  'metrics',
-]);
+const isLogger: OptionCheck<SammyLogger> = (value, name) => {
+  const logger = value as Partial<Record<keyof SammyLogger, unknown>> | null;
+  if (typeof logger !== 'object' || logger === null || ['info', 'warn', 'debug'].some((m) => typeof logger[m as keyof SammyLogger] !== 'function')) {
+    throw new TypeError(`${name} must be an object with info, warn and debug functions, got ${describeValue(value)}`);
+  }
+};
 
-/** Fills in the defaults; throws on an unknown key, a value that cannot work, and when `kernel` is demanded but unavailable. */
-export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
-  // A misspelt option would otherwise change nothing and say nothing.
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
-  if (unknown.length > 0) throw new TypeError(`sammyPacing: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${[...OPTION_KEYS].join(', ')})`);
+/** `sammyPacing()`'s options, one check each: the known options, and what each must be. */
+const PACING_OPTION_CHECKS: OptionChecks<SammyPacingOptions> = {
+  mechanism: oneOf(PACING_MODES),
+  minPaceKbps: isNumber,
+  maxPaceKbps: isNumber,
+  congestionControl: (value, name) => {
+    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, one of ${CONGESTION_CONTROLS.join(', ')}; got ${describeValue(value)}`);
+    if (!isCongestionControl(value)) throw new RangeError(`${name}: unknown congestion control ${JSON.stringify(value)} (known: ${CONGESTION_CONTROLS.join(', ')})`);
+  },
+  allowClientCongestionControl: isBoolean,
+  records: (value, name) => {
+    if (!(value instanceof DeliveryRecordLog) && typeof value !== 'number') {
+      throw new TypeError(`${name} must be a DeliveryRecordLog or a capacity (a number), got ${describeValue(value)}`);
+    }
+  },
+  userspaceBurstMs: isNumber,
+  progressTimeoutMs: isNumber,
+  minReadKbps: isNumber,
+  logger: isLogger,
+  metrics: (value, name) => {
+    if (typeof value === 'boolean') return;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`${name} must be true, false or { registry }, got ${describeValue(value)}`);
+    checkOptions(name, value, METRICS_OPTION_CHECKS);
+  },
+};
+
+/** Fills in the defaults; throws on an unknown key, a value of the wrong type or that cannot work, and when `kernel` is demanded but unavailable. */
+export function resolveOptions(input: SammyPacingOptions): ResolvedOptions {
+  const options = checkOptions('sammyPacing', input, PACING_OPTION_CHECKS);
   const log = options.logger ?? defaultLogger;
   const minPaceKbps = options.minPaceKbps ?? DEFAULT_MIN_PACE_KBPS;
   const maxPaceKbps = options.maxPaceKbps ?? DEFAULT_MAX_PACE_KBPS;
   if (!Number.isFinite(minPaceKbps) || !Number.isFinite(maxPaceKbps) || minPaceKbps <= 0 || maxPaceKbps < minPaceKbps) {
-    throw new RangeError(`pace bounds must satisfy 0 < minPaceKbps <= maxPaceKbps, got [${minPaceKbps}, ${maxPaceKbps}]`);
+    throw new RangeError(`sammyPacing: pace bounds must satisfy 0 < minPaceKbps <= maxPaceKbps, got [${minPaceKbps}, ${maxPaceKbps}]`);
   }
   const progressTimeoutMs = options.progressTimeoutMs ?? DEFAULT_PROGRESS_TIMEOUT_MS;
   if (!Number.isFinite(progressTimeoutMs) || progressTimeoutMs <= 0) {
-    throw new RangeError(`progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
+    throw new RangeError(`sammyPacing: progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
   }
   const minReadKbps = options.minReadKbps ?? DEFAULT_MIN_READ_KBPS;
-  if (!Number.isFinite(minReadKbps) || minReadKbps < 0) throw new RangeError(`minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
+  if (!Number.isFinite(minReadKbps) || minReadKbps < 0) throw new RangeError(`sammyPacing: minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
+  const userspaceBurstMs = options.userspaceBurstMs ?? DEFAULT_BURST_MS;
+  if (!Number.isFinite(userspaceBurstMs) || userspaceBurstMs <= 0) throw new RangeError(`sammyPacing: userspaceBurstMs must be a positive number of ms, got ${userspaceBurstMs}`);
   const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
-  const congestionControl = options.congestionControl;
-  if (congestionControl !== undefined && !isCongestionControl(congestionControl)) {
-    throw new RangeError(`unknown congestion control ${JSON.stringify(congestionControl)}`);
-  }
-  const mechanism = options.mechanism ?? 'auto';
-  if (!isPacingMode(mechanism)) throw new RangeError(`mechanism must be one of ${PACING_MODES.join(', ')}, got ${JSON.stringify(mechanism)}`);
-  const resolved = resolvePacingMechanism(mechanism);
+  const congestionControl = options.congestionControl ?? undefined;
+  const resolved = resolvePacingMechanism(options.mechanism ?? 'auto');
   log.info(`sammy: pacing with ${resolved.description}; pace clamped to [${minPaceKbps}, ${maxPaceKbps}] kbps`);
   const metrics = options.metrics === true ? {} : options.metrics || undefined;
-  if (metrics !== undefined && (typeof metrics !== 'object' || metrics === null)) throw new TypeError(`metrics must be true, false or { registry }, got ${JSON.stringify(options.metrics)}`);
   return {
     minPaceKbps,
     maxPaceKbps,
@@ -140,7 +134,7 @@ export function resolveOptions(options: SammyPacingOptions): ResolvedOptions {
     metrics,
     engine: {
       mechanism: resolved.mechanism,
-      userspaceBurstMs: options.userspaceBurstMs ?? DEFAULT_BURST_MS,
+      userspaceBurstMs,
       progressTimeoutMs,
       minReadKbps,
       congestionControl,

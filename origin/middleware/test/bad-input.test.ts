@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, parseServerTiming, type PacingReport } from 'sammy-pacing-protocol';
 import { DEFAULT_MAX_HEADER_BYTES, type RunningOrigin } from './helpers.js';
-import { MAX_CMCD_PAYLOAD_BYTES } from '../src/rtp.js';
+import { MAX_CMCD_PAYLOAD_BYTES } from 'sammy-pacing-protocol';
 import { cmcdQuery, get, makeMediaDir, expectPacedAt, startTestOrigin, type Fetched } from './helpers.js';
 
 const media = makeMediaDir([8000]);

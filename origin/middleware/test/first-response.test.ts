@@ -15,7 +15,7 @@ import { parseServerTiming } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing } from '../src/middleware.js';
-import { readTcpInfo, socketFd } from '../src/socket-options.js';
+import { readTcpInfo, socketFd } from '../src/socket/socket-options.js';
 import { cmcdQuery, expectPacedAt, get, makeMediaDir, waitFor } from './helpers.js';
 
 const RTP_KBPS = 8000;

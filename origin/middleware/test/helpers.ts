@@ -11,8 +11,8 @@ import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
 import type { SammyPacingOptions } from '../src/options.js';
-import type { PacingMode } from '../src/pacing-mechanism.js';
-import { setMaxSegmentSize } from '../src/socket-options.js';
+import type { PacingMode } from '../src/engine/mechanism.js';
+import { setMaxSegmentSize } from '../src/socket/socket-options.js';
 import { expect } from 'vitest';
 
 /** Ethernet's MSS: loopback's 64 KB segments would make the kernel pace in 64 KB lumps. */

@@ -8,12 +8,12 @@ import serveStatic from 'serve-static';
 import { generate } from 'selfsigned';
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
-import { sendGateBytes } from '../src/connection-socket.js';
+import { sendGateBytes } from '../src/socket/connection-socket.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
 import type { SammyPacingOptions } from '../src/options.js';
-import type { PacingMode } from '../src/pacing-mechanism.js';
-import { setMaxSegmentSize } from '../src/socket-options.js';
+import type { PacingMode } from '../src/engine/mechanism.js';
+import { setMaxSegmentSize } from '../src/socket/socket-options.js';
 import { ETHERNET_MSS } from './helpers.js';
 
 export interface H2Origin {
@@ -76,7 +76,7 @@ export async function startH2Origin(
   };
 }
 
-/** The send gate (connection-socket.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
+/** The send gate (src/socket/connection-socket.ts) at a pace: bytes, and the time the pace takes to send them, ms. */
 export function sendGateAt(paceKbps: number): { bytes: number; ms: number } {
   const bytesPerSecond = kbpsToBytesPerSecond(paceKbps);
   const bytes = sendGateBytes(paceKbps);

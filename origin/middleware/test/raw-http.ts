@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { parseServerTiming } from 'sammy-pacing-protocol';
-import { readTcpInfo, setReceiveBuffer, socketFd } from '../src/socket-options.js';
+import { readTcpInfo, setReceiveBuffer, socketFd } from '../src/socket/socket-options.js';
 
 export interface RawResponse {
   status: number;

@@ -8,10 +8,10 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import express from 'express';
 import { parseServerTiming, RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type DeliveryRecord, type RecordsSkipped } from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
-import { DeliveryRecordLog } from '../src/delivery-records.js';
+import { DeliveryRecordLog } from '../src/records/log.js';
 import { silentLogger } from '../src/logger.js';
 import { sammyPacing, type SammyPacingHandler } from '../src/middleware.js';
-import { sammyRecords, type SammyRecordsHandler, type SammyRecordsOptions } from '../src/records-handler.js';
+import { sammyRecords, type SammyRecordsHandler, type SammyRecordsOptions } from '../src/records/handler.js';
 import { cmcdQuery, get, makeMediaDir, startTestOrigin, waitFor } from './helpers.js';
 
 const media = makeMediaDir([2000]);

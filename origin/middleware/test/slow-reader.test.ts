@@ -1,5 +1,5 @@
 /**
- * One slow-reader policy for HTTP/1.1 and HTTP/2 (read-progress.ts): a client that acknowledges less
+ * One slow-reader policy for HTTP/1.1 and HTTP/2 (src/socket/read-progress.ts): a client that acknowledges less
  * than minReadKbps (128) in a progress window while bytes wait for it is cut, its record `stalled`;
  * one that reads at the pace floor (1024 kbps) is never cut. Progress is the kernel's acknowledged
  * bytes on both versions. All readers run at once against a 10 s window (the default is 30 s): a

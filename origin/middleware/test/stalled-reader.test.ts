@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectionState, pacedUnsentCapBytes } from '../src/connection-socket.js';
-import { readTcpInfo, socketFd } from '../src/socket-options.js';
+import { connectionState, pacedUnsentCapBytes } from '../src/socket/connection-socket.js';
+import { readTcpInfo, socketFd } from '../src/socket/socket-options.js';
 import { activeResources, bodyBytesFor, cmcdQuery, get, makeMediaDir, serverConnections, startTestOrigin, waitFor } from './helpers.js';
 import { connectRaw, request } from './raw-http.js';
 

@@ -4,7 +4,7 @@
  * first byte was written — too quick to time, not 0 kbps.
  */
 import { describe, expect, it } from 'vitest';
-import { trackedFields } from '../src/paced-response.js';
+import { trackedFields } from '../src/engine/paced-response.js';
 
 const facts = { status: 200, bytes: 50_000, bytesExact: true, bytesWritten: 50_000, wallOffset: 1_000_000, retransmitsBefore: undefined, info: undefined, reason: 'delivered' } as const;
 

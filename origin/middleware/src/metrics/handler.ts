@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf } from 'sammy-pacing-protocol';
 import type { SammyMetrics } from './metrics.js';
-import { hostCheck, type SammyRecordsOptions } from './records-handler.js';
+import { checkOptions, describeValue, type OptionChecks } from '../option-check.js';
+import { hostCheck, isAllowedHosts, type SammyRecordsOptions } from '../records/handler.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -17,7 +18,14 @@ export interface SammyMetricsEndpointOptions {
 
 export type SammyMetricsEndpoint = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
-export function sammyMetricsEndpoint(metrics: SammyMetrics, options: SammyMetricsEndpointOptions = {}): SammyMetricsEndpoint {
+/** `sammyMetricsEndpoint()`'s options, one check each. */
+const ENDPOINT_OPTION_CHECKS: OptionChecks<SammyMetricsEndpointOptions> = { allowedHosts: isAllowedHosts };
+
+export function sammyMetricsEndpoint(metrics: SammyMetrics, input: SammyMetricsEndpointOptions = {}): SammyMetricsEndpoint {
+  if (typeof (metrics as Partial<SammyMetrics> | undefined)?.registry?.metrics !== 'function') {
+    throw new TypeError(`sammyMetricsEndpoint: metrics must be sammyPacing({ metrics: true }).metrics, got ${describeValue(metrics)}`);
+  }
+  const options = checkOptions('sammyMetricsEndpoint', input, ENDPOINT_OPTION_CHECKS);
   const hostAllowed = hostCheck(options.allowedHosts);
   return (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || pathOf(req.url ?? '/') !== METRICS_PATH) return next();

@@ -4,9 +4,9 @@
  * is held (held-body.ts) and leaves at the pace in bursts of at most `burstMs` worth.
  */
 import { kbpsToBytesPerSecond } from 'sammy-pacing-protocol';
-import type { ConnectionSocket } from './connection-socket.js';
+import type { AckTracker } from '../socket/ack-tracker.js';
 import type { ReleasePolicy } from './held-body.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /** Largest burst, in milliseconds of data at the pace (the kernel sends ~1 ms per burst). */
 export const DEFAULT_BURST_MS = 20;
@@ -32,18 +32,11 @@ export function userspacePacing(paceKbps: number, burstMs: number): ReleasePolic
  * hundreds of KB at once: those go one segment per burst from here, and once the kernel paces the
  * connection the rest is handed to the socket at once. Undefined where the kernel's lead is small.
  */
-export function kernelHandOff(paceKbps: number, info: TcpInfo | undefined, socket: ConnectionSocket): ReleasePolicy | undefined {
+export function kernelHandOff(paceKbps: number, info: TcpInfo | undefined, acks: AckTracker): ReleasePolicy | undefined {
   if (info?.dataSegsOut === undefined) return undefined;
   const unpacedLeadBytes = Math.max(0, KERNEL_UNPACED_SEGMENTS - info.dataSegsOut) * info.sndMss;
   if (unpacedLeadBytes <= MIN_UNPACED_LEAD_BYTES) return undefined;
-  const dataSegsOut = () => {
-    try {
-      return socket.tcpInfo()?.dataSegsOut;
-    } catch {
-      return undefined;
-    }
-  };
-  return tokenBucket(paceKbps, Math.max(1, info.sndMss), () => (dataSegsOut() ?? KERNEL_UNPACED_SEGMENTS) >= KERNEL_UNPACED_SEGMENTS);
+  return tokenBucket(paceKbps, Math.max(1, info.sndMss), () => (acks.dataSegmentsOut() ?? KERNEL_UNPACED_SEGMENTS) >= KERNEL_UNPACED_SEGMENTS);
 }
 
 function tokenBucket(paceKbps: number, burstBytes: number, done?: () => boolean): ReleasePolicy {

@@ -2,8 +2,8 @@
  * Choosing how responses are paced: in the kernel (SO_MAX_PACING_RATE) where the platform allows,
  * in userspace otherwise, or not at all.
  */
-import type { PacingMechanism } from 'sammy-pacing-protocol';
-import { probeKernelPacing } from './socket-options.js';
+import type { EngineMechanism } from './contract.js';
+import { probeKernelPacing } from '../socket/socket-options.js';
 
 /**
  * What the operator asks for. `auto`: kernel if it works here, else userspace. `none`: no pacing,
@@ -18,7 +18,7 @@ export function isPacingMode(value: unknown): value is PacingMode {
 
 export interface ResolvedMechanism {
   /** Mechanism for paced responses (`none` when pacing is off). */
-  mechanism: Extract<PacingMechanism, 'kernel' | 'userspace' | 'none'>;
+  mechanism: EngineMechanism;
   /** One line for the start-up log. */
   description: string;
 }

@@ -34,12 +34,9 @@ export interface ConnectionState {
 
 /**
  * Send buffer of a paced socket: about a second of data at the pace, 256 KB to 4 MB (the kernel
- * doubles the value for its bookkeeping and caps it at net.core.wmem_max first). The kernel drains a
- * paced socket slowly; with the default autotuned buffer Node is woken to refill it every few tens of
- * ms per socket, and those wake-ups, not the pacing, are what paced serving costs in CPU (bench:
- * 1.2–1.4× unpaced without, 0.7–1.2× with). It is also the ceiling on the kernel memory one paced
- * connection can hold (≤ 2 × 4 MB, less at paces under 32 Mbps); it is only used while data is
- * queued, and the progress timeout bounds how long a client that stops reading can keep it full.
+ * doubles it). With the default autotuned buffer Node is woken to refill a slowly drained socket every
+ * few tens of ms, and those wake-ups are what paced serving costs in CPU (README, "Socket limits,
+ * measured"); it is also the ceiling on one paced connection's kernel memory.
  */
 const PACED_SEND_BUFFER_SECONDS = 1;
 const MIN_PACED_SEND_BUFFER_BYTES = 256 * 1024;
@@ -52,13 +49,9 @@ const MAX_PACED_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 const UNPACED_SEND_BUFFER_BYTES = 2 * 1024 * 1024;
 /**
  * Unsent bytes a paced response may queue in the kernel until its client has acknowledged that much of
- * it (http1-connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB.
- * Without it a client that never reads pinned the whole send buffer at once (2 MB at 8 Mbps): 500 such
- * clients held 1 GB of kernel memory, and the origin's writes to its other sockets then copied ~20×
- * slower (perf: _copy_from_iter) — bench stalled: normal clients' first responses waited 0.3–0.6 s,
- * p5 achieved/rtp 0.80–0.89. It is lifted rather than kept because a cap on a reading client's queue
- * wakes Node to refill it several times a second (bench cpu: kernel-paced CPU 1.1–1.7× unpaced with a
- * fixed ¼–½ s cap, 0.7–1.1× without).
+ * it (http1/connection.ts lifts the cap then): a quarter of a second at the pace, at least 128 KB, so
+ * that a client that never reads cannot pin the whole send buffer; lifted, not kept, because a cap on
+ * a reading client's queue wakes Node several times a second (README, "Socket limits, measured").
  */
 const PACED_UNSENT_CAP_SECONDS = 0.25;
 const MIN_PACED_UNSENT_CAP_BYTES = 128 * 1024;
@@ -70,14 +63,12 @@ export function pacedUnsentCapBytes(paceKbps: number): number {
 
 /**
  * HTTP/2 send gate: a kernel-paced HTTP/2 connection's bodies are handed to Node only while fewer of
- * its bytes than this wait unsent in the kernel and in Node (http2-connection.ts holds the rest in
+ * its bytes than this wait unsent in the kernel and in Node (http2/connection.ts holds the rest in
  * userspace): 100 ms at the pace, at least two 64 KB packets (the kernel paces whole TSO packets;
  * loopback's are 64 KB, and one must stay queued while the next chunk is read), at most half the
- * largest paced send buffer. Node's HTTP/2 session reads nothing from its client while a write to its
- * socket is unfinished, and a write to a full paced send buffer stays unfinished until the kernel has
- * sent a third of it at the pace: without the gate an 8 Mbps connection heard a reset or a new
- * request only after 0.3–0.6 s, and a new stream's first byte waited behind up to two seconds of the
- * others'. Held in userspace, a reset stream's bytes are also dropped rather than sent.
+ * largest paced send buffer. Node's HTTP/2 session reads nothing from its client while a write to a
+ * full paced send buffer is unfinished, so without the gate it heard resets and new requests late
+ * (README, "The send gate"). Held in userspace, a reset stream's bytes are also dropped rather than sent.
  */
 const SEND_GATE_SECONDS = 0.1;
 const MIN_SEND_GATE_BYTES = 128 * 1024;

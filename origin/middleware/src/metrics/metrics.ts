@@ -9,10 +9,10 @@ import type { Http2ServerResponse, Http2Session } from 'node:http2';
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 import { BYTES_PER_SECOND_PER_KBPS, type PacingReport, type RtpReading } from 'sammy-pacing-protocol';
-import type { NewDeliveryRecord } from './delivery-records.js';
-import type { DeliveryObserver } from './engine.js';
-import type { EngineEvent } from './engine-events.js';
-import type { PaceRequest } from './paced-response.js';
+import { describeValue, type OptionChecks } from '../option-check.js';
+import type { NewDeliveryRecord } from '../records/log.js';
+import type { DeliveryObserver, EngineEvent } from '../engine/contract.js';
+import type { PaceRequest } from '../engine/paced-response.js';
 
 /** A prom-client `Registry`, as far as the middleware needs one (kept structural: no type dependency on prom-client). */
 export interface MetricsRegistry {
@@ -26,6 +26,13 @@ export interface SammyMetricsOptions {
   /** Where the metrics are registered. Default prom-client's default registry (`register`). */
   registry?: MetricsRegistry;
 }
+
+/** `SammyMetricsOptions`, one check each (a registry's origin is checked once prom-client is loaded). */
+export const METRICS_OPTION_CHECKS: OptionChecks<SammyMetricsOptions> = {
+  registry: (value, name) => {
+    if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be a prom-client Registry, got ${describeValue(value)}`);
+  },
+};
 
 /** The metrics' registry, as `pacing.metrics` exposes it. */
 export interface SammyMetrics {
@@ -86,76 +93,62 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
     // Several middlewares (an HTTP and an HTTPS listener) may share a registry: they count into the same metrics.
     const shared = <C extends { name: string }, M>(Metric: new (config: C) => M, config: C): M =>
       (registry.getSingleMetric(config.name) as M | undefined) ?? new Metric(config);
+    const labelled = <L extends string>(labelNames: readonly L[]) => (labelNames.length > 0 ? { labelNames } : {});
+    const counter = <L extends string = never>(name: string, help: string, ...labelNames: L[]) =>
+      shared(prom.Counter<L>, { name, help, registers, ...labelled(labelNames) });
+    const histogram = <L extends string = never>(name: string, help: string, buckets: number[], ...labelNames: L[]) =>
+      shared(prom.Histogram<L>, { name, help, buckets, registers, ...labelled(labelNames) });
     const paceBuckets = PACE_BUCKETS_KBPS.map((kbps) => kbps * BYTES_PER_SECOND_PER_KBPS);
-    this.#responses = shared(prom.Counter, {
-      name: 'sammy_responses_total',
-      help: 'Responses whose delivery ended, by pacing mechanism (kernel, userspace, none) and end reason (delivered, closed, stalled, shutdown, sent).',
-      labelNames: ['mechanism', 'end_reason', 'http_version'],
-      registers,
-    });
-    this.#bytes = shared(prom.Counter, {
-      name: 'sammy_response_bytes_total',
-      help: 'Body bytes the clients acknowledged, by pacing mechanism (bytes paced: mechanism kernel or userspace).',
-      labelNames: ['mechanism'],
-      registers,
-    });
-    this.#unpaced = shared(prom.Counter, {
-      name: 'sammy_unpaced_responses_total',
-      help: 'Responses served unpaced, by reason (rtp_absent, rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated, pacing_off).',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.#ignored = shared(prom.Counter, {
-      name: 'sammy_rtp_ignored_total',
-      help: 'Requests whose CMCD rtp could not be used, by reason (rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated).',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.#clamped = shared(prom.Counter, {
-      name: 'sammy_rtp_clamped_total',
-      help: 'Requests whose rtp was clamped into the pace bounds (below_floor, above_ceiling).',
-      labelNames: ['clamp'],
-      registers,
-    });
-    this.#requested = shared(prom.Histogram, {
-      name: 'sammy_requested_rtp_bytes_per_second',
-      help: 'The rtp requests asked for (CMCD rtp kbps x 125), bytes per second.',
-      buckets: paceBuckets,
-      registers,
-    });
-    this.#applied = shared(prom.Histogram, {
-      name: 'sammy_applied_pace_bytes_per_second',
-      help: 'The pace applied to paced responses (their connection pace), bytes per second.',
-      labelNames: ['mechanism'],
-      buckets: paceBuckets,
-      registers,
-    });
-    this.#ratio = shared(prom.Histogram, {
-      name: 'sammy_delivery_pace_ratio',
-      help: `Achieved rate over applied pace of paced responses delivered whole, ${MIN_RATIO_BYTES} bytes or more (1 = on pace, < 1 late, > 1 fast).`,
-      labelNames: ['mechanism'],
-      buckets: RATIO_BUCKETS,
-      registers,
-    });
+    this.#responses = counter(
+      'sammy_responses_total',
+      'Responses whose delivery ended, by pacing mechanism (kernel, userspace, none) and end reason (delivered, closed, stalled, shutdown, sent).',
+      'mechanism',
+      'end_reason',
+      'http_version',
+    );
+    this.#bytes = counter('sammy_response_bytes_total', 'Body bytes the clients acknowledged, by pacing mechanism (bytes paced: mechanism kernel or userspace).', 'mechanism');
+    this.#unpaced = counter(
+      'sammy_unpaced_responses_total',
+      'Responses served unpaced, by reason (rtp_absent, rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated, pacing_off).',
+      'reason',
+    );
+    this.#ignored = counter(
+      'sammy_rtp_ignored_total',
+      'Requests whose CMCD rtp could not be used, by reason (rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated).',
+      'reason',
+    );
+    this.#clamped = counter('sammy_rtp_clamped_total', 'Requests whose rtp was clamped into the pace bounds (below_floor, above_ceiling).', 'clamp');
+    this.#requested = histogram('sammy_requested_rtp_bytes_per_second', 'The rtp requests asked for (CMCD rtp kbps x 125), bytes per second.', paceBuckets);
+    this.#applied = histogram(
+      'sammy_applied_pace_bytes_per_second',
+      'The pace applied to paced responses (their connection pace), bytes per second.',
+      paceBuckets,
+      'mechanism',
+    );
+    this.#ratio = histogram(
+      'sammy_delivery_pace_ratio',
+      `Achieved rate over applied pace of paced responses delivered whole, ${MIN_RATIO_BYTES} bytes or more (1 = on pace, < 1 late, > 1 fast).`,
+      RATIO_BUCKETS,
+      'mechanism',
+    );
     this.#activeResponses = shared(prom.Gauge, { name: 'sammy_paced_responses_active', help: 'Paced responses being delivered.', registers });
     this.#activeConnections = shared(prom.Gauge, {
       name: 'sammy_paced_connections_active',
       help: 'Connections (HTTP/1.1 sockets, HTTP/2 sessions) with a paced response being delivered.',
       registers,
     });
-    this.#progressTimeouts = shared(prom.Counter, {
-      name: 'sammy_progress_timeouts_total',
-      help: 'Responses ended by the progress timeout (record endReason stalled): their connection, or their HTTP/2 stream, reset because the client took too little for progressTimeoutMs.',
-      labelNames: ['http_version'],
-      registers,
-    });
-    this.#clientResets = shared(prom.Counter, { name: 'sammy_http2_client_resets_total', help: 'HTTP/2 streams the client reset (RST_STREAM) before their end.', registers });
-    this.#goaways = shared(prom.Counter, {
-      name: 'sammy_http2_goaways_total',
-      help: 'HTTP/2 GOAWAY frames: received from clients, or sent by the middleware (rapid reset: code 11, ENHANCE_YOUR_CALM). Node\'s own idle-session GOAWAYs are not counted.',
-      labelNames: ['direction', 'code'],
-      registers,
-    });
+    this.#progressTimeouts = counter(
+      'sammy_progress_timeouts_total',
+      'Responses ended by the progress timeout (record endReason stalled): their connection, or their HTTP/2 stream, reset because the client took too little for progressTimeoutMs.',
+      'http_version',
+    );
+    this.#clientResets = counter('sammy_http2_client_resets_total', 'HTTP/2 streams the client reset (RST_STREAM) before their end.');
+    this.#goaways = counter(
+      'sammy_http2_goaways_total',
+      "HTTP/2 GOAWAY frames: received from clients, or sent by the middleware (rapid reset: code 11, ENHANCE_YOUR_CALM). Node's own idle-session GOAWAYs are not counted.",
+      'direction',
+      'code',
+    );
   }
 
   /** A request arrived: what it asked for. */

@@ -4,7 +4,7 @@
  * (decideConnectionPace): while any response on the session is still being sent or awaits its
  * acknowledgement, the pace only rises (until a media segment without rtp unpaces it: the player's
  * initial phase after a seek or a stall); on an idle session each request's own rtp (or none) decides.
- * While the session is kernel-paced its bodies wait at the send gate (connection-socket.ts
+ * While the session is kernel-paced its bodies wait at the send gate (socket/connection-socket.ts
  * sendGateBytes), so that the kernel never holds more than a tenth of a second of them: Node's HTTP/2
  * reads nothing from the client while a write to a full socket is unfinished.
  *
@@ -18,17 +18,14 @@
 import type { Socket } from 'node:net';
 import { constants as h2, type Http2ServerRequest, type Http2Session } from 'node:http2';
 import { decideConnectionPace, kbpsToBytesPerSecond, type DeliveryEndReason } from 'sammy-pacing-protocol';
-import type { Admission } from './admission.js';
+import type { Admission } from '../engine/admission.js';
 import { CLIENT_RESET_BURST, ClientResets } from './client-resets.js';
-import { ConnectionSocket, sendGateBytes } from './connection-socket.js';
-import type { ReleasePolicy } from './held-body.js';
-import { StreamDelivery } from './http2-stream.js';
-import type { EngineSettings } from './options.js';
-import type { PacedConnection } from './paced-connection.js';
-import type { PacedResponse } from './paced-response.js';
-import { ReadProgress } from './read-progress.js';
-import { drainPollMs, MAX_POLL_MS, MIN_POLL_MS, progressCheckMs } from './polling.js';
-import { lastAckAt, peerClosed, type TcpInfo } from './tcp-info.js';
+import { ConnectionSocket, sendGateBytes } from '../socket/connection-socket.js';
+import type { ReleasePolicy } from '../body/held-body.js';
+import { StreamDelivery } from './stream.js';
+import type { EngineSettings, PacedConnection } from '../engine/contract.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import { AckTracker, MAX_POLL_MS, MIN_POLL_MS } from '../socket/ack-tracker.js';
 
 export class Http2Connection implements PacedConnection {
   readonly id: number;
@@ -44,18 +41,10 @@ export class Http2Connection implements PacedConnection {
   readonly #clientResets = new ClientResets();
   /** The pace on the connection (the kernel's, or the userspace pacers'); undefined when unpaced. */
   #paceKbps: number | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #acked: number | undefined;
-  #outq = 0;
+  /** The client's acknowledgements (TCP_INFO and SIOCOUTQ), the poll timer, the slow-reader policy; stalled, closed. */
+  readonly #acks: AckTracker;
   /** Unacknowledged bytes in the kernel and in Node's TLS buffer at the last read. */
   #heldAtRead = Infinity;
-  #info: TcpInfo | undefined;
-  /** performance.now() when #info was read. */
-  #infoAt = 0;
-  /** The slow-reader policy (read-progress.ts) on the connection's acknowledged bytes. */
-  readonly #progress: ReadProgress;
-  #closed = false;
-  #stalled = false;
 
   constructor(id: number, session: Http2Session, admission: Admission, settings: EngineSettings, onIdle: (c: Http2Connection) => void) {
     this.id = id;
@@ -65,8 +54,8 @@ export class Http2Connection implements PacedConnection {
     this.#admission = admission;
     this.#settings = settings;
     this.#onIdle = onIdle;
+    this.#acks = new AckTracker(this.#conn, { ...settings, debug: (m) => settings.log.debug(m) }, true);
     this.#sendGate = this.#sendGatePolicy();
-    this.#progress = new ReadProgress(settings.minReadKbps, settings.progressTimeoutMs);
     // The fd is gone once the socket closes: read the last acknowledgement while it is still open.
     // The client's FIN (or reset) arrives first, acknowledging all it got: a response it got whole
     // just before it went is delivered, not cut off (the last poll may be a while back).
@@ -83,7 +72,7 @@ export class Http2Connection implements PacedConnection {
    * never counts: it must not keep an old pace alive.
    */
   get #streamsSending(): number {
-    if (this.#closed || this.#streams.size === 0) return 0;
+    if (this.#acks.closed || this.#streams.size === 0) return 0;
     let sending = 0;
     let sentOffset: number | undefined;
     for (const d of this.#streams) {
@@ -91,16 +80,8 @@ export class Http2Connection implements PacedConnection {
         sending++;
         continue;
       }
-      if (sentOffset === undefined) {
-        try {
-          const info = this.#conn.tcpInfo();
-          const outq = this.#conn.sendQueueBytes();
-          // Without TCP_INFO nothing says the kernel has sent it: count it.
-          sentOffset = info?.bytesAcked === undefined || outq === undefined ? -1 : Number(info.bytesAcked) + outq - (info.notsentBytes ?? 0);
-        } catch {
-          sentOffset = Infinity;
-        }
-      }
+      // Without TCP_INFO (-1) nothing says the kernel has sent it: count it.
+      sentOffset ??= this.#acks.sentOffset();
       if (d.endOffset > sentOffset || sentOffset < 0) sending++;
     }
     return sending;
@@ -111,7 +92,7 @@ export class Http2Connection implements PacedConnection {
    * throws on any access once the session has let go of it: never touched after close, and guarded.
    */
   #socketBuffered(): number {
-    if (this.#closed) return 0;
+    if (this.#acks.closed) return 0;
     try {
       return this.#socket.writableLength;
     } catch {
@@ -140,7 +121,7 @@ export class Http2Connection implements PacedConnection {
   }
 
   #admit(response: PacedResponse, stream: Http2ServerRequest['stream']): void {
-    if (stream.destroyed || this.#closed) {
+    if (stream.destroyed || this.#acks.closed) {
       // Reset (or its session gone) before its handler ran: nothing was sent, nothing will be. A
       // client's reset still counts against its budget (rapid reset: HEADERS and RST_STREAM in one write).
       if ((stream.rstCode ?? 0) !== 0) this.#countClientReset();
@@ -150,25 +131,23 @@ export class Http2Connection implements PacedConnection {
     const concurrent = this.#streamsSending;
     const decision = decideConnectionPace({
       shared: true,
-      requestPaceKbps: response.request.paceKbps,
+      requestPaceKbps: response.request.plannedPaceKbps,
       connectionPaceKbps: this.#paceKbps,
       busy: concurrent > 0,
       objectType: response.request.objectType,
     });
     const kernelPaceBefore = this.#conn.state.kernelPaceKbps;
-    this.#admission.admit(this.#conn, response, { paceKbps: decision.paceKbps, sharedConnection: { reason: decision.reason, concurrent } });
+    const sharedConnection = { reason: decision.reason, concurrent };
+    this.#admission.admit(this.#acks, response, { paceKbps: decision.paceKbps, sharedConnection, sendGate: this.#sendGate });
     this.#paceKbps = decision.paceKbps;
     // Raised or lifted: bodies held at the gate may go now.
     if (this.#conn.state.kernelPaceKbps !== kernelPaceBefore) for (const d of this.#streams) d.response.writes.wake();
     this.#track(new StreamDelivery(response));
-    // Every other body waits at the send gate while the connection is kernel-paced, now or later
-    // (a userspace pace holds its body at its own pacer).
-    if (this.#settings.mechanism === 'kernel' && response.pacing.mechanism !== 'userspace') response.writes.hold(this.#sendGate);
     response.start();
   }
 
   #track(delivery: StreamDelivery): void {
-    if (this.#closed) {
+    if (this.#acks.closed) {
       delivery.end('closed', 0, true, undefined);
       return;
     }
@@ -187,7 +166,7 @@ export class Http2Connection implements PacedConnection {
       // `finish`). The reset stream's buffer is already gone: the bound comes from the last consistent read.
       const reset = (delivery.res.stream?.rstCode ?? 0) !== 0;
       if (reset && !delivery.stalled) this.#countClientReset();
-      if (!delivery.finished || reset) this.#endUndelivered(delivery, delivery.stalled || this.#stalled ? 'stalled' : 'closed');
+      if (!delivery.finished || reset) this.#endUndelivered(delivery, delivery.stalled || this.#acks.stalled ? 'stalled' : 'closed');
       this.#poll();
     });
     this.#poll();
@@ -196,7 +175,7 @@ export class Http2Connection implements PacedConnection {
   /** A client that resets more streams than it may (client-resets.ts) gets GOAWAY(ENHANCE_YOUR_CALM). */
   #countClientReset(): void {
     this.#settings.events?.({ kind: 'client_reset' });
-    if (this.#clientResets.allow() || this.#closed || this.#session.destroyed || this.#session.closed) return;
+    if (this.#clientResets.allow() || this.#acks.closed || this.#session.destroyed || this.#session.closed) return;
     this.#settings.log.debug(`sammy: HTTP/2 session reset more than ${CLIENT_RESET_BURST} streams at once: GOAWAY (ENHANCE_YOUR_CALM)`);
     // Closed once Node has read the frames at hand: destroyed from inside them, the session sent no GOAWAY.
     const session = this.#session;
@@ -208,12 +187,12 @@ export class Http2Connection implements PacedConnection {
 
   /**
    * Lets a body through while the connection is kernel-paced only as long as its unsent bytes (the
-   * kernel's, Node's TLS buffer, this middleware's streams) are under the send gate (connection-socket.ts,
+   * kernel's, Node's TLS buffer, this middleware's streams) are under the send gate (socket/connection-socket.ts,
    * sendGateBytes); once half of that has left, it tops them up to the gate again.
    */
   #sendGatePolicy(): ReleasePolicy {
     const gateBytes = () => {
-      const paceKbps = this.#closed ? undefined : this.#conn.state.kernelPaceKbps;
+      const paceKbps = this.#acks.closed ? undefined : this.#conn.state.kernelPaceKbps;
       return paceKbps === undefined ? undefined : sendGateBytes(paceKbps);
     };
     return {
@@ -259,24 +238,13 @@ export class Http2Connection implements PacedConnection {
     return queued > 0 ? Infinity : this.#socketBuffered();
   }
 
+  /** Reads the acknowledgements, and with them what the session and each stream held: the bound of an aborted stream's bytes. */
   #read(): void {
-    if (this.#closed) return;
-    try {
-      const info = this.#conn.tcpInfo();
-      const outq = this.#conn.sendQueueBytes();
-      if (!info || info.bytesAcked === undefined || outq === undefined) return;
-      const acked = Number(info.bytesAcked);
-      this.#acked = acked;
-      this.#outq = outq;
-      this.#info = info;
-      this.#infoAt = performance.now();
-      this.#heldAtRead = outq + this.#socketBuffered();
-      for (const d of this.#streams) {
-        d.bytesAtRead = d.bytes;
-        d.bufferedAtRead = d.buffered;
-      }
-    } catch (err) {
-      this.#settings.log.debug(`sammy: TCP_INFO on an HTTP/2 session: ${(err as Error).message}`);
+    if (!this.#acks.read()) return;
+    this.#heldAtRead = this.#acks.sendQueueBytes + this.#socketBuffered();
+    for (const d of this.#streams) {
+      d.bytesAtRead = d.bytes;
+      d.bufferedAtRead = d.buffered;
     }
   }
 
@@ -284,15 +252,15 @@ export class Http2Connection implements PacedConnection {
     this.#streams.delete(d);
     // What the stream had written at the last read, less all the connection held then: a lower bound.
     const bytes = Math.max(0, d.bytesAtRead - this.#heldAtRead - d.bufferedAtRead);
-    d.end(reason, bytes, d.bytes === 0, this.#info);
+    d.end(reason, bytes, d.bytes === 0, this.#acks.info);
   }
 
   /** The session's one poll loop: ends what was delivered, resets what stalled, and decides the next read. */
   #poll(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    const acks = this.#acks;
+    acks.stopPolling();
     // Everything was ended when the session closed; its socket must not be touched again.
-    if (this.#closed) return;
+    if (acks.closed) return;
     this.#read();
     this.#endDelivered();
     if (this.#streams.size === 0) {
@@ -303,24 +271,22 @@ export class Http2Connection implements PacedConnection {
     const now = performance.now();
     // The slow-reader policy on the connection's acknowledged bytes (read-progress.ts), as on HTTP/1.1:
     // bytes wait in the kernel, or in Node for a stream whose window the client has not opened.
-    let waiting = this.#outq > 0;
+    let waiting = acks.sendQueueBytes > 0;
     let leftNode = 0;
     for (const d of this.#streams) {
       waiting ||= d.waitingBytes > 0;
       leftNode += d.bytes - d.buffered;
     }
-    const progressBytes = this.#acked ?? leftNode;
-    if (this.#progress.stalled(now, progressBytes, waiting)) {
-      this.#stalled = true;
-      this.#settings.log.debug(
-        `sammy: HTTP/2 session acknowledged ${this.#progress.acknowledgedSinceMark(progressBytes)} B in ${this.#settings.progressTimeoutMs} ms (minimum ${Math.round(this.#progress.minBytes)} B): destroyed`,
-      );
+    const slow = acks.slowReader(now, leftNode, waiting);
+    if (slow !== undefined) {
+      acks.stalled = true;
+      this.#settings.log.debug(`sammy: HTTP/2 session: ${slow}: destroyed`);
       // Destroying the session destroys its socket (the proxy refuses socket.destroy()).
       this.#session.destroy();
       return;
     }
     if (this.#resetStalledStreams(now)) return;
-    this.#timer = setTimeout(() => this.#poll(), this.#nextPollMs());
+    acks.pollIn(this.#nextPollMs(), () => this.#poll());
   }
 
   /**
@@ -329,16 +295,16 @@ export class Http2Connection implements PacedConnection {
    * hears of it, and held its socket, fd and streams for good: destroyed here. True when it was.
    */
   #clientGone(): boolean {
-    const state = this.#info?.state;
-    if (!peerClosed(state)) return false;
-    this.#settings.log.debug(`sammy: HTTP/2 client gone (TCP state ${state}) under a live session: destroyed`);
+    if (!this.#acks.peerClosed) return false;
+    this.#settings.log.debug(`sammy: HTTP/2 client gone (TCP state ${this.#acks.info?.state}) under a live session: destroyed`);
     this.#session.destroy();
     return true;
   }
 
   /** Ends the finished responses whose last byte the client has acknowledged (without TCP_INFO: handed to the OS). */
   #endDelivered(): void {
-    const acked = this.#acked;
+    const acks = this.#acks;
+    const { acked } = acks;
     if (acked === undefined) {
       // No TCP_INFO (not Linux): a finished response was handed to the OS in full, receipt unknown.
       for (const d of this.#streams) if (d.finished) this.#streams.delete(d), d.end('sent', d.bytes, false, undefined);
@@ -347,24 +313,27 @@ export class Http2Connection implements PacedConnection {
     const sessionBuffered = this.#sessionBuffered();
     for (const d of this.#streams) {
       if (!d.finished) continue;
-      if (d.endOffset === undefined && sessionBuffered === 0 && d.buffered === 0) d.endOffset = acked + this.#outq;
-      if (d.endOffset !== undefined && acked >= d.endOffset) {
-        this.#streams.delete(d);
-        d.end('delivered', d.bytes, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
-      }
+      if (d.endOffset === undefined && sessionBuffered === 0 && d.buffered === 0) d.endOffset = acked + acks.sendQueueBytes;
+      if (d.endOffset !== undefined && acks.acknowledged(d.endOffset)) this.#endDeliveredStream(d);
     }
   }
 
+  #endDeliveredStream(d: StreamDelivery): void {
+    this.#streams.delete(d);
+    d.end('delivered', d.bytes, true, this.#acks.info, this.#acks.lastAckAt());
+  }
+
   #nextPollMs(): number {
-    if (this.#acked === undefined) return progressCheckMs(this.#settings.progressTimeoutMs);
+    const acks = this.#acks;
+    if (acks.acked === undefined) return acks.progressCheckMs();
     let writing = false;
     for (const d of this.#streams) {
-      if (d.finished) return drainPollMs(Math.max(1, this.#outq), this.#conn.state.kernelPaceKbps, this.#info, MIN_POLL_MS * 2);
+      if (d.finished) return acks.drainPollMs(Math.max(1, acks.sendQueueBytes), MIN_POLL_MS * 2);
       writing = true;
     }
     // Bodies are being written: a recent read is what bounds an aborted response's bytes (the
     // session's socket is gone by the time its streams hear of a TCP reset).
-    return writing ? MAX_POLL_MS : progressCheckMs(this.#settings.progressTimeoutMs);
+    return writing ? MAX_POLL_MS : acks.progressCheckMs();
   }
 
   /**
@@ -386,7 +355,7 @@ export class Http2Connection implements PacedConnection {
     }
     if (!stalled) return false;
     if (!moving) {
-      this.#stalled = true;
+      this.#acks.stalled = true;
       this.#settings.log.debug(`sammy: no HTTP/2 stream of a session moved for ${timeout} ms: destroyed`);
       this.#session.destroy();
       return true;
@@ -396,15 +365,14 @@ export class Http2Connection implements PacedConnection {
   }
 
   #close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    const acked = this.#acked;
+    const acks = this.#acks;
+    if (acks.closed) return;
+    acks.closed = true;
+    acks.freeze();
+    acks.stopPolling();
     for (const d of [...this.#streams]) {
-      if (d.finished && d.endOffset !== undefined && acked !== undefined && acked >= d.endOffset) {
-        this.#streams.delete(d);
-        d.end('delivered', d.bytes, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
-      } else this.#endUndelivered(d, this.#stalled ? 'stalled' : 'closed');
+      if (d.finished && d.endOffset !== undefined && acks.acknowledged(d.endOffset)) this.#endDeliveredStream(d);
+      else this.#endUndelivered(d, acks.stalled ? 'stalled' : 'closed');
     }
     this.#onIdle(this);
   }
@@ -413,7 +381,7 @@ export class Http2Connection implements PacedConnection {
   shutdown(): void {
     this.#read();
     for (const d of [...this.#streams]) this.#endUndelivered(d, 'shutdown');
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#acks.stopPolling();
     this.#onIdle(this);
   }
 }

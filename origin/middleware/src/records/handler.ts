@@ -12,9 +12,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
-import type { DeliveryRecordLog } from './delivery-records.js';
-import { pathOf } from './rtp.js';
-import { setSendBuffer, socketFd } from './socket-options.js';
+import { checkOptions, describeValue, isNumber, type OptionCheck, type OptionChecks } from '../option-check.js';
+import { DeliveryRecordLog } from './log.js';
+import { pathOf } from 'sammy-pacing-protocol';
+import { setSendBuffer, socketFd } from '../socket/socket-options.js';
 
 export const DEFAULT_MAX_RECORD_SUBSCRIBERS = 16;
 /**
@@ -92,9 +93,25 @@ export interface SammyRecordsHandler {
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`sammyRecords: ${name} must be a positive number, got ${value}`);
   return value;
 }
+
+/** `allowedHosts` of the records and the metrics endpoint: host names, or `'any'`. */
+export const isAllowedHosts: OptionCheck<readonly string[] | 'any'> = (value, name) => {
+  if (value === 'any' || (Array.isArray(value) && value.every((h) => typeof h === 'string'))) return;
+  throw new TypeError(`${name} must be an array of host names or 'any', got ${describeValue(value)}`);
+};
+
+/** `sammyRecords()`'s options, one check each. */
+const RECORDS_OPTION_CHECKS: OptionChecks<SammyRecordsOptions> = {
+  allowedHosts: isAllowedHosts,
+  maxSubscribers: isNumber,
+  maxSubscribersPerClient: isNumber,
+  maxQueuedBytes: isNumber,
+  stalledTimeoutMs: isNumber,
+  heartbeatMs: isNumber,
+};
 
 function requestPath(req: IncomingMessage): string {
   // Express rewrites req.url under a mount path; originalUrl is what the client asked for.
@@ -180,7 +197,7 @@ function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: 
     heartbeatMs: positive('heartbeatMs', options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS),
   };
   if (!Number.isFinite(limits.stalledTimeoutMs) || limits.stalledTimeoutMs < 0) {
-    throw new RangeError(`stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
+    throw new RangeError(`sammyRecords: stalledTimeoutMs must be a non-negative number, got ${limits.stalledTimeoutMs}`);
   }
   return { maxSubscribers, maxSubscribersPerClient, limits };
 }
@@ -276,7 +293,9 @@ class RecordStreams {
   }
 }
 
-export function sammyRecords(log: DeliveryRecordLog, options: SammyRecordsOptions = {}): SammyRecordsHandler {
+export function sammyRecords(log: DeliveryRecordLog, input: SammyRecordsOptions = {}): SammyRecordsHandler {
+  if (!(log instanceof DeliveryRecordLog)) throw new TypeError(`sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got ${describeValue(log)}`);
+  const options = checkOptions('sammyRecords', input, RECORDS_OPTION_CHECKS);
   const { maxSubscribers, maxSubscribersPerClient, limits } = resolveRecordsOptions(options);
   const hostAllowed = hostCheck(options.allowedHosts);
   const streams = new RecordStreams(log, maxSubscribers, maxSubscribersPerClient, limits);

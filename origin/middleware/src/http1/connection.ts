@@ -10,19 +10,15 @@
  *   re-arms it at the last acknowledgement, and makes a `Connection: close` response wait for it too;
  * - drops (resets) a connection whose client acknowledges nothing for the progress timeout;
  * - caps a paced response's unsent bytes in the kernel until its client has acknowledged as many
- *   (connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
+ *   (socket/connection-socket.ts, pacedUnsentCapBytes): a client that never reads holds a few hundred KB, not the send buffer.
  */
 import type { Socket } from 'node:net';
-import type { Admission } from './admission.js';
-import { ConnectionSocket, pacedUnsentCapBytes } from './connection-socket.js';
-import { ResponseDelivery } from './http1-delivery.js';
-import type { EngineSettings } from './options.js';
-import type { PacedConnection } from './paced-connection.js';
-import type { PacedResponse } from './paced-response.js';
-import { ReadProgress } from './read-progress.js';
-import { drainPollMs, progressCheckMs } from './polling.js';
-import { lastAckAt, type TcpInfo } from './tcp-info.js';
-import { kernelHandOff } from './userspace-pacer.js';
+import type { Admission } from '../engine/admission.js';
+import { ConnectionSocket, pacedUnsentCapBytes } from '../socket/connection-socket.js';
+import { ResponseDelivery } from './delivery.js';
+import type { EngineSettings, PacedConnection } from '../engine/contract.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import { AckTracker } from '../socket/ack-tracker.js';
 
 /** Poll interval when no rate is known (an unpaced socket's queue drains at the path's speed). */
 const UNKNOWN_RATE_POLL_MS = 5;
@@ -44,24 +40,16 @@ export class Http1Connection implements PacedConnection {
   readonly #onIdle: (c: Http1Connection) => void;
   /** Unrecorded deliveries, in request order. */
   readonly #queue: ResponseDelivery[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  /** The client's acknowledgements (TCP_INFO), the poll timer, the slow-reader policy; stalled, closed. */
+  readonly #acks: AckTracker;
   #pumpScheduled = false;
-  /** Stream offset the client acknowledged at the last read; undefined without TCP_INFO. */
-  #acked: number | undefined;
-  #info: TcpInfo | undefined;
-  /** performance.now() when #info was read. */
-  #infoAt = 0;
-  /** The slow-reader policy (read-progress.ts) on this connection's acknowledged bytes. */
-  readonly #progress: ReadProgress;
   /** Without TCP_INFO: bytes Node had handed to the kernel at the last look. */
   #leftNode = 0;
   /** Node's keep-alive timeout, held while the last response drains; re-armed at its last acknowledgement. */
   #keepAliveMs: number | undefined;
   #destroyWhenDelivered = false;
-  #stalled = false;
-  /** Set when the socket is being destroyed: the last acknowledgement count is final. */
+  /** Set when the socket is being destroyed: whether the last acknowledgement count is exact. */
   #closing: { exact: boolean } | undefined;
-  #closed = false;
   /** Stream offset where the response the unsent cap was set for begins. */
   #capFrom = 0;
 
@@ -72,7 +60,7 @@ export class Http1Connection implements PacedConnection {
     this.#admission = admission;
     this.#settings = settings;
     this.#onIdle = onIdle;
-    this.#progress = new ReadProgress(settings.minReadKbps, settings.progressTimeoutMs);
+    this.#acks = new AckTracker(this.#conn, { ...settings, debug: (m) => settings.log.debug(m) });
     this.#hookSocket();
   }
 
@@ -80,7 +68,7 @@ export class Http1Connection implements PacedConnection {
   deliver(response: PacedResponse): void {
     const delivery = new ResponseDelivery(response);
     const { res } = delivery;
-    if (this.#closed) {
+    if (this.#acks.closed) {
       delivery.end('closed', undefined, true);
       return;
     }
@@ -106,8 +94,9 @@ export class Http1Connection implements PacedConnection {
   /** Ends every delivery now (the server is closing), recording what is known. */
   shutdown(): void {
     this.#readInfo();
-    for (const d of this.#queue.splice(0)) d.end(d.deliveredAt(this.#acked ?? -1) ? 'delivered' : 'shutdown', this.#acked, false, this.#info);
-    this.#stopTimer();
+    const { acked, info } = this.#acks;
+    for (const d of this.#queue.splice(0)) d.end(d.deliveredAt(acked ?? -1) ? 'delivered' : 'shutdown', acked, false, info);
+    this.#acks.stopPolling();
     this.#onIdle(this);
   }
 
@@ -118,9 +107,10 @@ export class Http1Connection implements PacedConnection {
     const destroy = socket._destroy;
     socket._destroy = (err, cb) => {
       this.#readInfo();
-      const state = this.#info?.state;
-      const allAcked = this.#acked !== undefined && this.#acked >= (socket.bytesWritten ?? Infinity);
-      this.#closing = { exact: this.#acked !== undefined && (state === TCP_CLOSE || socket.resetAndClosing === true || allAcked) };
+      this.#acks.freeze();
+      const { acked, info } = this.#acks;
+      const allAcked = acked !== undefined && acked >= (socket.bytesWritten ?? Infinity);
+      this.#closing = { exact: acked !== undefined && (info?.state === TCP_CLOSE || socket.resetAndClosing === true || allAcked) };
       destroy.call(socket, err, cb);
     };
     // Node destroys a `Connection: close` socket as soon as its last byte is in the kernel; keep it
@@ -133,7 +123,7 @@ export class Http1Connection implements PacedConnection {
       this.#schedulePump();
     };
     socket.once('close', () => {
-      this.#closed = true;
+      this.#acks.closed = true;
       this.#pump();
     });
     // Node drains its buffer into the kernel after each large write, and while capped after each refill:
@@ -145,7 +135,7 @@ export class Http1Connection implements PacedConnection {
     const capBytes = this.#conn.state.unsentCapBytes;
     if (capBytes === undefined) return;
     this.#readInfo();
-    if (this.#acked !== undefined && this.#acked - this.#capFrom >= capBytes) this.#conn.setUnsentCap(undefined);
+    if (this.#acks.acknowledged(this.#capFrom + capBytes)) this.#conn.setUnsentCap(undefined);
   }
 
   /** Node armed its keep-alive timer at `finish`; while bytes are still queued it would cut them off. */
@@ -167,30 +157,17 @@ export class Http1Connection implements PacedConnection {
     });
   }
 
+  /** Reads the acknowledgements; without TCP_INFO, progress is bytes leaving Node's buffer for the kernel (a slow client that reads is not stalled). */
   #readInfo(): void {
-    if (this.#closing) return;
-    try {
-      const info = this.#conn.tcpInfo();
-      if (!info || info.bytesAcked === undefined) return this.#nodeProgress();
-      this.#info = info;
-      this.#infoAt = performance.now();
-      const acked = Number(info.bytesAcked);
-      this.#acked = acked;
-    } catch (err) {
-      this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
-    }
-  }
-
-  /** Without TCP_INFO, progress is bytes leaving Node's buffer for the kernel (a slow client that reads is not stalled). */
-  #nodeProgress(): void {
-    this.#leftNode = (this.#socket.bytesWritten ?? 0) - this.#socket.writableLength;
+    if (this.#acks.read() === false) this.#leftNode = (this.#socket.bytesWritten ?? 0) - this.#socket.writableLength;
   }
 
   /** Bytes written to the socket and not yet acknowledged (without TCP_INFO: still in Node's buffer). */
   #outstanding(): number {
     const written = this.#socket.bytesWritten ?? 0;
-    if (this.#acked === undefined) return this.#socket.writableLength;
-    return Math.max(0, written - this.#acked);
+    const { acked } = this.#acks;
+    if (acked === undefined) return this.#socket.writableLength;
+    return Math.max(0, written - acked);
   }
 
   #pump(): void {
@@ -200,33 +177,35 @@ export class Http1Connection implements PacedConnection {
       // A bug here must not take the server down: end what is tracked, log it.
       this.#settings.log.warn(`sammy: delivery tracking failed: ${(err as Error).stack ?? String(err)}`);
       for (const d of this.#queue.splice(0)) d.end('closed', undefined, false);
-      this.#stopTimer();
+      this.#acks.stopPolling();
       this.#onIdle(this);
     }
   }
 
   #pumpNow(): void {
-    this.#stopTimer();
+    const acks = this.#acks;
+    acks.stopPolling();
     this.#readInfo();
     const now = performance.now();
-    const acked = this.#acked;
+    const { acked, info, closed } = acks;
+    const closedAs = acks.stalled ? 'stalled' : 'closed';
 
     // End what has ended, in order (a later response cannot be delivered before an earlier one).
     while (this.#queue.length > 0) {
       const d = this.#queue[0]!;
-      if (acked !== undefined && d.deliveredAt(acked)) d.end('delivered', acked, true, this.#info, lastAckAt(this.#info!, this.#infoAt));
-      else if (acked === undefined && d.finished && !this.#closed) d.end('sent', undefined, false, this.#info);
-      else if (this.#closed) d.end(this.#stalled ? 'stalled' : 'closed', acked, this.#closing?.exact ?? false, this.#info);
-      else if (d.done && !d.finished && d.admitted) d.end('closed', acked, false, this.#info);
+      if (acked !== undefined && d.deliveredAt(acked)) d.end('delivered', acked, true, info, acks.lastAckAt());
+      else if (acked === undefined && d.finished && !closed) d.end('sent', undefined, false, info);
+      else if (closed) d.end(closedAs, acked, this.#closing?.exact ?? false, info);
+      else if (d.done && !d.finished && d.admitted) d.end('closed', acked, false, info);
       else break;
       this.#queue.shift();
     }
-    if (this.#closed) {
-      for (const d of this.#queue.splice(0)) d.end(this.#stalled ? 'stalled' : 'closed', acked, this.#closing?.exact ?? false, this.#info);
+    if (closed) {
+      for (const d of this.#queue.splice(0)) d.end(closedAs, acked, this.#closing?.exact ?? false, info);
     }
 
     let waitingForDrain = false;
-    if (!this.#closed) waitingForDrain = this.#admitNext();
+    if (!closed) waitingForDrain = this.#admitNext();
 
     const outstanding = this.#outstanding();
     if (this.#destroyWhenDelivered && outstanding === 0 && !this.#socket.destroyed) {
@@ -241,12 +220,10 @@ export class Http1Connection implements PacedConnection {
 
     // A client that reads slower than the policy's minimum while bytes wait for it is dropped, and its
     // memory freed at once (RST: the kernel does not retry an orphan).
-    const progressBytes = this.#acked ?? this.#leftNode;
-    if (this.#progress.stalled(now, progressBytes, outstanding > 0) && !this.#socket.destroyed) {
-      this.#stalled = true;
-      this.#settings.log.debug(
-        `sammy: ${this.#progress.acknowledgedSinceMark(progressBytes)} B acknowledged in ${this.#settings.progressTimeoutMs} ms (minimum ${Math.round(this.#progress.minBytes)} B), ${outstanding} bytes outstanding: connection reset`,
-      );
+    const slow = acks.slowReader(now, this.#leftNode, outstanding > 0);
+    if (slow !== undefined && !this.#socket.destroyed) {
+      acks.stalled = true;
+      this.#settings.log.debug(`sammy: ${slow}, ${outstanding} bytes outstanding: connection reset`);
       this.#socket.resetAndDestroy();
       return;
     }
@@ -265,8 +242,8 @@ export class Http1Connection implements PacedConnection {
     if (d.res.socket !== this.#socket) return false;
     // A new pace must not touch an earlier response's bytes: wait until they have left the socket.
     if (d.kernelPaceKbps !== this.#conn.state.kernelPaceKbps) {
-      const notsent = this.#info?.notsentBytes ?? 0;
-      if (this.#socket.writableLength > 0 || (this.#acked !== undefined && notsent > 0)) return true;
+      const notsent = this.#acks.info?.notsentBytes ?? 0;
+      if (this.#socket.writableLength > 0 || (this.#acks.acked !== undefined && notsent > 0)) return true;
     }
     const wireStart = this.#socket.bytesWritten ?? 0;
     // Before the handler runs, so that no byte of a paced body is queued past the cap.
@@ -280,10 +257,7 @@ export class Http1Connection implements PacedConnection {
   #admit(d: ResponseDelivery, wireStart: number): void {
     const { response } = d;
     d.admit(this.#socket, wireStart);
-    const info = this.#admission.admit(this.#conn, response, { paceKbps: response.request.paceKbps });
-    const { appliedPaceKbps, mechanism } = response.pacing;
-    const handOff = mechanism === 'kernel' && appliedPaceKbps !== undefined ? kernelHandOff(appliedPaceKbps, info, this.#conn) : undefined;
-    if (handOff) response.writes.hold(handOff);
+    this.#admission.admit(this.#acks, response, { paceKbps: response.request.plannedPaceKbps });
     response.start();
   }
 
@@ -295,21 +269,17 @@ export class Http1Connection implements PacedConnection {
   }
 
   #schedule(outstanding: number, waitingForDrain: boolean): void {
+    const acks = this.#acks;
     let ms: number | undefined;
     const draining = this.#queue.some((d) => d.finished) || this.#destroyWhenDelivered;
-    if (this.#acked !== undefined && (draining || waitingForDrain) && outstanding > 0) {
-      const left = waitingForDrain ? (this.#info?.notsentBytes ?? outstanding) : outstanding;
-      ms = drainPollMs(left, this.#conn.state.kernelPaceKbps, this.#info, UNKNOWN_RATE_POLL_MS);
+    if (acks.acked !== undefined && (draining || waitingForDrain) && outstanding > 0) {
+      const left = waitingForDrain ? (acks.info?.notsentBytes ?? outstanding) : outstanding;
+      ms = acks.drainPollMs(left, UNKNOWN_RATE_POLL_MS);
     } else if (this.#queue.some((d) => d.admitted && !d.done) || outstanding > 0) {
-      ms = progressCheckMs(this.#settings.progressTimeoutMs);
+      ms = acks.progressCheckMs();
     } else if (waitingForDrain) {
       ms = UNKNOWN_RATE_POLL_MS;
     }
-    if (ms !== undefined) this.#timer = setTimeout(() => this.#pump(), ms);
-  }
-
-  #stopTimer(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    if (ms !== undefined) acks.pollIn(ms, () => this.#pump());
   }
 }

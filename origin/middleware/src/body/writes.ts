@@ -44,8 +44,9 @@ export class ResponseWrites {
     } as ServerResponse['end'];
   }
 
-  /** Holds the body from now on and lets it go as `policy` allows. */
+  /** Holds the body from now on and lets it go as `policy` allows; once per response (PacedResponse.start). */
   hold(policy: ReleasePolicy): void {
+    if (this.#held) throw new Error('a response body is held once');
     const res = this.#res;
     this.#held = new HeldBody(res, policy, {
       write: (data, callback) => this.#handOn(this.#write, res, [data, callback]),

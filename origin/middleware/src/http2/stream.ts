@@ -1,5 +1,5 @@
 /**
- * One response on an HTTP/2 session (http2-connection.ts): what the session needs to know of its
+ * One response on an HTTP/2 session (connection.ts): what the session needs to know of its
  * stream to follow it — bytes still in Node for it, whether they move — and the stream's own hazards:
  * a reset it must not leak a file through, a stall it must be reset for.
  */
@@ -7,8 +7,8 @@ import { constants as h2 } from 'node:http2';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DeliveryEndReason } from 'sammy-pacing-protocol';
-import type { PacedResponse } from './paced-response.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { PacedResponse } from '../engine/paced-response.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /**
  * How long a stream's buffered bytes must sit unmoved while the connection has nothing else to send

@@ -40,14 +40,6 @@ export interface TcpInfo {
 }
 
 /** Byte offsets in `struct tcp_info`. */
-/**
- * The client has closed its side (FIN: TCP CLOSE_WAIT) or reset the connection (CLOSE): Linux TCP
- * states 8 and 7 (include/net/tcp_states.h). An HTTP/2 client never half-closes, so either means gone.
- */
-export function peerClosed(state: number | undefined): boolean {
-  return state === 7 || state === 8;
-}
-
 export const TCP_INFO_OFFSETS = {
   state: 0,
   sndMss: 16,
@@ -70,15 +62,6 @@ export const TCP_INFO_OFFSETS = {
 
 /** Larger than any kernel's struct so far; the kernel copies min(its size, ours). */
 export const TCP_INFO_MAX_BYTES = 512;
-
-/**
- * When the last acknowledgement arrived, performance.now() ms, from TCP_INFO read at `readAt`: a record
- * ends at the acknowledgement that completed it, not at the poll that noticed it (a late timer on a
- * loaded machine would otherwise lengthen the duration and lower the achieved rate).
- */
-export function lastAckAt(info: TcpInfo, readAt: number): number {
-  return readAt - info.lastAckRecvMs;
-}
 
 export function parseTcpInfo(buf: Buffer): TcpInfo {
   const o = TCP_INFO_OFFSETS;

@@ -1,12 +1,14 @@
 /**
- * One response as the engine paces it, on either HTTP version: what its request asked for, how it is
- * paced, its write wrapper, and its delivery record, built here once from what its connection measured.
+ * One response as the engine paces it, on either HTTP version: what its request asked for (its planned
+ * pace), how it is paced once admitted (its applied pace, set by the connection's Admission only), its
+ * write wrapper, and its delivery record, built here once from what its connection measured.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CmcdObjectType, ConnectionPaceReason, DeliveryEndReason, PacingMechanism, RtpClamp, UnpacedReason } from 'sammy-pacing-protocol';
-import type { NewDeliveryRecord } from './delivery-records.js';
-import { ResponseWrites } from './response-writes.js';
-import type { TcpInfo } from './tcp-info.js';
+import type { NewDeliveryRecord } from '../records/log.js';
+import type { ReleasePolicy } from '../body/held-body.js';
+import { ResponseWrites } from '../body/writes.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
 
 /** What the middleware read from the request. */
 export interface PaceRequest {
@@ -15,8 +17,11 @@ export interface PaceRequest {
   /** The path as it reached the middleware, without query. */
   path: string;
   requestedRtpKbps?: number;
-  /** The request's own pace (its rtp, clamped); undefined when it asks for none or pacing is off. */
-  paceKbps?: number;
+  /**
+   * The pace the request plans: its rtp, clamped; undefined when it asks for none or pacing is off.
+   * Its connection may apply another (HTTP/2 shares one pace): `PacedResponse.applied`.
+   */
+  plannedPaceKbps?: number;
   objectType?: CmcdObjectType;
   /** Why the response goes unpaced if its connection's pace is none (no usable rtp, or pacing off). */
   unpacedReason?: UnpacedReason;
@@ -24,8 +29,8 @@ export interface PaceRequest {
   rtpClamp?: RtpClamp;
 }
 
-/** How the response is paced: as planned until its turn comes, then as set on its connection. */
-export interface ResponsePacing {
+/** How the response is paced once its turn came: what its connection's Admission set. */
+export interface AppliedPace {
   appliedPaceKbps: number | undefined;
   mechanism: PacingMechanism;
   congestionControl?: string;
@@ -40,8 +45,8 @@ export interface ResponseContext {
   /** Its connection, as the record names it. */
   connectionId: number;
   httpVersion: string;
-  /** The engine's mechanism: a paced response plans on it until its turn comes. */
-  mechanism: PacingMechanism;
+  /** The mechanism its planned pace would use (the engine's; `none` without a pace): the record's until it is admitted. */
+  plannedMechanism: PacingMechanism;
   /** Lets the next handler run. */
   start(): void;
   /** Takes the record when the delivery ends. */
@@ -72,7 +77,8 @@ export class PacedResponse {
   readonly requestAt = performance.now();
   readonly #wallOffset = Date.now() - this.requestAt;
   readonly #context: ResponseContext;
-  pacing: ResponsePacing;
+  #applied: AppliedPace | undefined;
+  #hold: ReleasePolicy | undefined;
   #recorded = false;
 
   constructor(req: IncomingMessage, res: ServerResponse, request: PaceRequest, context: ResponseContext) {
@@ -80,16 +86,33 @@ export class PacedResponse {
     this.res = res;
     this.request = request;
     this.#context = context;
-    this.pacing = { appliedPaceKbps: request.paceKbps, mechanism: request.paceKbps === undefined ? 'none' : context.mechanism };
     this.writes = new ResponseWrites(res);
+  }
+
+  /** The pace its connection applied; undefined until admitted. */
+  get applied(): AppliedPace | undefined {
+    return this.#applied;
+  }
+
+  /** The kernel pace it would put on its socket as planned (undefined for none): HTTP/1.1 waits for the socket to drain before a change. */
+  get plannedKernelPaceKbps(): number | undefined {
+    return this.#context.plannedMechanism === 'kernel' ? this.request.plannedPaceKbps : undefined;
+  }
+
+  /** Its connection's Admission set its pace, once; `hold` is where its body waits (userspace pacer, send gate, kernel hand-off). */
+  admitted(applied: AppliedPace, hold: ReleasePolicy | undefined): void {
+    if (this.#applied) throw new Error('a response is admitted once');
+    this.#applied = applied;
+    this.#hold = hold;
   }
 
   get recorded(): boolean {
     return this.#recorded;
   }
 
-  /** Lets the next handler run: its pace is set. */
+  /** Lets the next handler run: its pace is set, and its body, if held, is held from its first byte. */
   start(): void {
+    if (this.#hold) this.writes.hold(this.#hold);
     this.#context.start();
   }
 
@@ -101,7 +124,11 @@ export class PacedResponse {
     if (this.#recorded) return;
     this.#recorded = true;
     const startAt = this.writes.firstByteAt ?? this.requestAt;
-    const { appliedPaceKbps, mechanism, congestionControl, paceReason, retransmitsBefore } = this.pacing;
+    // Ended before its turn came: the record says what it planned.
+    const { appliedPaceKbps, mechanism, congestionControl, paceReason, retransmitsBefore } = this.#applied ?? {
+      appliedPaceKbps: this.request.plannedPaceKbps,
+      mechanism: this.request.plannedPaceKbps === undefined ? 'none' : this.#context.plannedMechanism,
+    };
     const { recordId, path, requestedRtpKbps, objectType } = this.request;
     this.#context.record({
       ...trackedFields({

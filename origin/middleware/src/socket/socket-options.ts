@@ -99,11 +99,17 @@ export function setMaxPacingRate(fd: number, paceBytesPerSecond: number | null):
   set(fd, SOL_SOCKET, SO_MAX_PACING_RATE, value, 'SO_MAX_PACING_RATE');
 }
 
+/** Sets an int option (a 32-bit value, rounded). */
+function setInt(fd: number, level: number, name: number, value: number, what: string, unsigned = false): void {
+  const buf = Buffer.alloc(4);
+  if (unsigned) buf.writeUInt32LE(Math.round(value));
+  else buf.writeInt32LE(Math.round(value));
+  set(fd, level, name, buf, `${what} ${value}`);
+}
+
 /** Sets SO_SNDBUF (the kernel doubles it, and caps it at net.core.wmem_max). */
 export function setSendBuffer(fd: number, bytes: number): void {
-  const value = Buffer.alloc(4);
-  value.writeInt32LE(Math.round(bytes));
-  set(fd, SOL_SOCKET, SO_SNDBUF, value, `SO_SNDBUF ${bytes}`);
+  setInt(fd, SOL_SOCKET, SO_SNDBUF, bytes, 'SO_SNDBUF');
 }
 
 /**
@@ -111,9 +117,7 @@ export function setSendBuffer(fd: number, bytes: number): void {
  * unsent (bytes in flight do not count); 0 restores the system default (net.ipv4.tcp_notsent_lowat).
  */
 export function setNotSentLowat(fd: number, bytes: number): void {
-  const value = Buffer.alloc(4);
-  value.writeUInt32LE(Math.round(bytes));
-  set(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, value, `TCP_NOTSENT_LOWAT ${bytes}`);
+  setInt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, bytes, 'TCP_NOTSENT_LOWAT', true);
 }
 
 /**
@@ -121,9 +125,7 @@ export function setNotSentLowat(fd: number, bytes: number): void {
  * its TCP acknowledges no faster than it reads (tests emulate slow links and stalled readers with it).
  */
 export function setReceiveBuffer(fd: number, bytes: number): void {
-  const value = Buffer.alloc(4);
-  value.writeInt32LE(Math.round(bytes));
-  set(fd, SOL_SOCKET, SO_RCVBUF, value, `SO_RCVBUF ${bytes}`);
+  setInt(fd, SOL_SOCKET, SO_RCVBUF, bytes, 'SO_RCVBUF');
 }
 
 /**
@@ -132,9 +134,7 @@ export function setReceiveBuffer(fd: number, bytes: number): void {
  * paces in realistic steps instead of 64 KB lumps.
  */
 export function setMaxSegmentSize(fd: number, bytes: number): void {
-  const value = Buffer.alloc(4);
-  value.writeInt32LE(bytes);
-  set(fd, IPPROTO_TCP, TCP_MAXSEG, value, `TCP_MAXSEG ${bytes}`);
+  setInt(fd, IPPROTO_TCP, TCP_MAXSEG, bytes, 'TCP_MAXSEG');
 }
 
 export function setCongestionControl(fd: number, name: string): void {

@@ -7,19 +7,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  bytesPerSecondToKbps,
   CONGESTION_CONTROL_HEADER,
   isCongestionControl,
   type ConnectionPaceReason,
   type PacingMechanism,
   type PacingReport,
 } from 'sammy-pacing-protocol';
-import type { ConnectionSocket } from './connection-socket.js';
-import type { EngineSettings } from './options.js';
+import type { AckTracker } from '../socket/ack-tracker.js';
+import type { ConnectionSocket } from '../socket/connection-socket.js';
+import type { EngineSettings } from './contract.js';
 import type { PacedResponse } from './paced-response.js';
-import { SocketOptionError } from './socket-options.js';
-import type { TcpInfo } from './tcp-info.js';
-import { tcpInfoReport } from './tcp-report.js';
-import { userspacePacing } from './userspace-pacer.js';
+import { SocketOptionError } from '../socket/socket-options.js';
+import type { TcpInfo } from '../socket/tcp-info.js';
+import type { ReleasePolicy } from '../body/held-body.js';
+import { kernelHandOff, userspacePacing } from '../body/userspace-pacer.js';
 
 /** The congestion-control request header as Node keys it (lower case). */
 const CONGESTION_CONTROL_HEADER_KEY = CONGESTION_CONTROL_HEADER.toLowerCase();
@@ -29,6 +31,8 @@ export interface ConnectionPace {
   paceKbps: number | undefined;
   /** HTTP/2: how the shared connection's pace was decided, and the other responses still sending then. */
   sharedConnection?: { reason: ConnectionPaceReason; concurrent: number };
+  /** HTTP/2: where the connection's bodies wait while it is kernel-paced (the send gate). */
+  sendGate?: ReleasePolicy;
 }
 
 export class Admission {
@@ -41,14 +45,16 @@ export class Admission {
   }
 
   /**
-   * Paces `response` at `pace` on `socket` and settles `response.pacing`; a userspace pace holds its
-   * body in a token bucket. Returns the TCP_INFO read once the pace was set (undefined without one).
+   * Paces `response` at `pace` on its connection: decides the mechanism, sets the pace, reports it, and
+   * settles the response's applied pace and where its body is held, once. Returns the TCP_INFO read once
+   * the pace was set (undefined without one).
    */
-  admit(socket: ConnectionSocket, response: PacedResponse, pace: ConnectionPace): TcpInfo | undefined {
+  admit(acks: AckTracker, response: PacedResponse, pace: ConnectionPace): TcpInfo | undefined {
     const { req, res, request } = response;
+    const { socket } = acks;
     this.#applyCongestionControl(socket, req);
     const mechanism = this.#applyPace(socket, pace.paceKbps, request.path);
-    const info = this.#tcpInfo(socket);
+    const info = acks.readReport();
     const tcp = tcpInfoReport(info);
     let congestionControl: string | undefined;
     try {
@@ -66,19 +72,23 @@ export class Admission {
       ...tcp,
       // Why not paced, or why not at its rtp: only when that is what this response got.
       unpacedReason: pace.paceKbps === undefined ? request.unpacedReason : undefined,
-      rtpClamp: pace.paceKbps !== undefined && pace.paceKbps === request.paceKbps ? request.rtpClamp : undefined,
+      rtpClamp: pace.paceKbps !== undefined && pace.paceKbps === request.plannedPaceKbps ? request.rtpClamp : undefined,
     });
-    response.pacing = {
-      appliedPaceKbps: pace.paceKbps,
-      mechanism,
-      congestionControl,
-      paceReason: pace.sharedConnection?.reason,
-      retransmitsBefore: tcp?.retransmits,
-    };
-    if (mechanism === 'userspace' && pace.paceKbps !== undefined) {
-      response.writes.hold(userspacePacing(pace.paceKbps, this.#settings.userspaceBurstMs));
-    }
+    const applied = { appliedPaceKbps: pace.paceKbps, mechanism, congestionControl, paceReason: pace.sharedConnection?.reason, retransmitsBefore: tcp?.retransmits };
+    response.admitted(applied, this.#hold(acks, pace, mechanism, info));
     return info;
+  }
+
+  /**
+   * Where the body waits, if anywhere: at its own token bucket when paced in userspace; on an HTTP/2
+   * connection of a kernel-pacing engine, at the send gate (now or later kernel-paced); on a new
+   * kernel-paced HTTP/1.1 connection, in userspace until the kernel's pacing takes hold.
+   */
+  #hold(acks: AckTracker, pace: ConnectionPace, mechanism: PacingMechanism, info: TcpInfo | undefined): ReleasePolicy | undefined {
+    const { paceKbps, sendGate } = pace;
+    if (paceKbps !== undefined && mechanism === 'userspace') return userspacePacing(paceKbps, this.#settings.userspaceBurstMs);
+    if (sendGate) return this.#settings.mechanism === 'kernel' ? sendGate : undefined;
+    return paceKbps !== undefined && mechanism === 'kernel' ? kernelHandOff(paceKbps, info, acks) : undefined;
   }
 
   /**
@@ -122,13 +132,24 @@ export class Admission {
       log.debug(`sammy: congestion control ${wanted}: ${(err as Error).message}`);
     }
   }
+}
 
-  #tcpInfo(socket: ConnectionSocket): TcpInfo | undefined {
-    try {
-      return socket.tcpInfo();
-    } catch (err) {
-      this.#settings.log.debug(`sammy: TCP_INFO: ${(err as Error).message}`);
-      return undefined;
-    }
-  }
+/** TCP_INFO figures in the units Server-Timing and the delivery records use. */
+/** Rates at or above this are the kernel's "unlimited" (~0), not a measurement. */
+const UNLIMITED_RATE = 1n << 62n;
+
+function rateKbps(bytesPerSecond: bigint | undefined): number | undefined {
+  if (bytesPerSecond === undefined || bytesPerSecond >= UNLIMITED_RATE) return undefined;
+  return bytesPerSecondToKbps(Number(bytesPerSecond));
+}
+
+function tcpInfoReport(info: TcpInfo | undefined): PacingReport | undefined {
+  if (!info) return undefined;
+  return {
+    rttMs: info.rttUs / 1000,
+    minRttMs: info.minRttUs === undefined ? undefined : info.minRttUs / 1000,
+    deliveryRateKbps: rateKbps(info.deliveryRate),
+    retransmits: info.totalRetrans,
+    pacingRateKbps: rateKbps(info.pacingRate),
+  };
 }

@@ -1,9 +1,9 @@
 /**
  * A response body held in userspace and let through as a release policy allows: the one mechanism
  * under userspace pacing (a token bucket: userspace-pacer.ts), the HTTP/2 send gate (the kernel's queue
- * kept short: http2-connection.ts) and the hand-off of a new connection's first segments to the kernel.
+ * kept short: http2/connection.ts) and the hand-off of a new connection's first segments to the kernel.
  *
- * The response's write wrapper (response-writes.ts) routes writes here while the hold lasts: bytes go
+ * The response's write wrapper (writes.ts) routes writes here while the hold lasts: bytes go
  * into a queue and leave as the policy allows. `write` returns false while bytes are queued and `drain`
  * is emitted once the queue empties, so a piped source (express.static) waits instead of filling memory.
  * A slow client is respected too: nothing more is let through until the response's own stream drains.

@@ -11,8 +11,9 @@
  */
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
-import { readTcpInfo, socketFd } from './socket-options.js';
-import { peerClosed } from './tcp-info.js';
+import { describeValue } from '../option-check.js';
+import { AckTracker } from '../socket/ack-tracker.js';
+import { ConnectionSocket } from '../socket/connection-socket.js';
 
 /** How often sessions are checked, and how long a destroyed session's socket may say goodbye, ms. */
 const SWEEP_MS = 1000;
@@ -20,8 +21,11 @@ const DESTROYED_GRACE_MS = 2000;
 
 /** Starts the sweep on `server`; it stops when the server closes. Returns a function that stops it. */
 export function releaseHttp2Sockets(server: Http2SecureServer | Http2Server): () => void {
+  if (typeof (server as Partial<Http2Server> | null)?.on !== 'function') {
+    throw new TypeError(`releaseHttp2Sockets: server must be a node:http2 server (createSecureServer, createServer), got ${describeValue(server)}`);
+  }
   const accepted = new Map<string, Socket>();
-  const sessions = new Map<Http2Session, { socket: Socket; destroyedAt?: number }>();
+  const sessions = new Map<Http2Session, { socket: Socket; conn: ConnectionSocket; destroyedAt?: number }>();
   const key = (address: string | undefined, port: number | undefined) => `${address}|${port}`;
   server.on('connection', (socket: Socket) => {
     const k = key(socket.remoteAddress, socket.remotePort);
@@ -32,7 +36,7 @@ export function releaseHttp2Sockets(server: Http2SecureServer | Http2Server): ()
   server.on('session', (session: Http2Session) => {
     const socket = accepted.get(key(session.socket.remoteAddress, session.socket.remotePort));
     if (!socket) return;
-    sessions.set(session, { socket });
+    sessions.set(session, { socket, conn: new ConnectionSocket(socket) });
     socket.once('close', () => sessions.delete(session));
   });
   const sweep = setInterval(() => {
@@ -43,13 +47,8 @@ export function releaseHttp2Sockets(server: Http2SecureServer | Http2Server): ()
         if (now - entry.destroyedAt >= DESTROYED_GRACE_MS) entry.socket.destroy();
         continue;
       }
-      const fd = socketFd(entry.socket);
-      if (fd === undefined) continue;
-      try {
-        if (!peerClosed(readTcpInfo(fd).state)) continue;
-      } catch {
-        continue; // no TCP_INFO here (not Linux): the session's own timeout is all there is
-      }
+      // Without TCP_INFO (not Linux) the session's own timeout is all there is.
+      if (!AckTracker.peerClosedNow(entry.conn)) continue;
       session.destroy();
       entry.socket.destroy();
     }

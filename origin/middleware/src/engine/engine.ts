@@ -8,20 +8,11 @@ import type { Http2ServerRequest, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { PacingReport } from 'sammy-pacing-protocol';
 import { Admission } from './admission.js';
-import type { NewDeliveryRecord } from './delivery-records.js';
-import { Http1Connection } from './http1-connection.js';
-import { Http2Connection } from './http2-connection.js';
-import type { EngineSettings } from './options.js';
-import type { PacedConnection } from './paced-connection.js';
+import type { NewDeliveryRecord } from '../records/log.js';
+import { Http1Connection } from '../http1/connection.js';
+import { Http2Connection } from '../http2/connection.js';
+import type { DeliveryObserver, EngineSettings, PacedConnection } from './contract.js';
 import { PacedResponse, type PaceRequest } from './paced-response.js';
-
-/** What the engine tells: each may be left out. */
-export interface DeliveryObserver {
-  /** A response's pace is set; its head is not written yet. */
-  paced?(res: ServerResponse, report: PacingReport): void;
-  /** A response's delivery ended. */
-  delivered?(record: NewDeliveryRecord): void;
-}
 
 export class PacingEngine {
   readonly mechanism: EngineSettings['mechanism'];
@@ -59,7 +50,7 @@ export class PacingEngine {
     const response = new PacedResponse(req, res, request, {
       connectionId: connection.id,
       httpVersion: shared ? '2' : req.httpVersion,
-      mechanism: this.mechanism,
+      plannedMechanism: this.mechanism,
       start: next,
       record: (record) => {
         this.#active--;

@@ -15,7 +15,7 @@ export class ReadProgress {
   /** When the current window started, and the acknowledged count then; undefined while nothing waits. */
   #markAt: number | undefined;
   #markBytes = 0;
-  /** When the connection last asked; it asks at least every eighth of the window (polling.ts). */
+  /** When the connection last asked; it asks at least every eighth of the window (ack-tracker.ts). */
   #checkedAt: number | undefined;
 
   constructor(minReadKbps: number, windowMs: number) {

@@ -1,0 +1,82 @@
+/**
+ * How every public entry of the middleware checks its options, once, when it is made: an options
+ * argument that is not an object, an unknown key (a misspelt option would otherwise change nothing
+ * and say nothing) and a value of the wrong type are TypeErrors; a value of the right type that
+ * cannot work is a RangeError. Each entry keeps one list of its options, a check per key typed by
+ * its options interface, from which the known keys of the message come.
+ */
+
+/** Checks one option's value (defined), throwing with the entry's and the option's name. */
+export type OptionCheck<T> = (value: unknown, name: string) => asserts value is T;
+
+/** One check per option of `T`: the list of known options. */
+export type OptionChecks<T> = { readonly [K in keyof T]-?: OptionCheck<Exclude<T[K], undefined>> };
+
+/** How a value reads in a message: its type, and the value itself where short. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** Edit distance (insert, delete, replace), case-insensitive: how far a misspelt key is from a known one. */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[y.length]!;
+}
+
+/** The known key nearest to `key`. */
+export function nearestKey(key: string, known: readonly string[]): string {
+  let best = known[0]!;
+  for (const k of known) if (distance(key, k) < distance(key, best)) best = k;
+  return best;
+}
+
+/**
+ * Checks `options` of entry `entry` (e.g. `sammyPacing`) against `checks`: an object, only known keys,
+ * each value that is set (not undefined or null) of its type. Returns the options, typed.
+ */
+export function checkOptions<T extends object>(entry: string, options: unknown, checks: OptionChecks<T>): T {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${entry}: options must be an object, got ${describeValue(options)}`);
+  }
+  const known = Object.keys(checks);
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(checks, key)) {
+      throw new TypeError(`${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestKey(key, known))}?`);
+    }
+  }
+  for (const key of known) {
+    const value = (options as Record<string, unknown>)[key];
+    const check = (checks as Record<string, (value: unknown, name: string) => void>)[key]!;
+    // null is unset, as the defaults read it (`??`).
+    if (value !== undefined && value !== null) check(value, `${entry}: ${key}`);
+  }
+  return options as T;
+}
+
+/** A number (finite or not: ranges are the entry's to check, as RangeErrors). */
+export const isNumber: OptionCheck<number> = (value, name) => {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describeValue(value)}`);
+};
+
+export const isBoolean: OptionCheck<boolean> = (value, name) => {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describeValue(value)}`);
+};
+
+/** One of `known` (a string of another value is a RangeError listing them). */
+export function oneOf<T extends string>(known: readonly T[], what = 'one of'): OptionCheck<T> {
+  return (value, name) => {
+    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, ${what} ${known.join(', ')}; got ${describeValue(value)}`);
+    if (!(known as readonly string[]).includes(value)) throw new RangeError(`${name} must be ${what} ${known.join(', ')}, got ${JSON.stringify(value)}`);
+  };
+}
