@@ -231,8 +231,9 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
   const poller = (async () => {
     while (polling) {
       const s = await served.sample();
-      // --syscalls: counted over a window once most viewers are connected.
-      if (values.syscalls && syscalls === undefined && s.connections >= viewers * 0.8) syscalls = countSyscalls(served.pids(), SYSCALL_WINDOW_SECONDS);
+      // --syscalls: counted over a window once half the connections are open (they open over spreadMs, and the
+      // first close as the last open).
+      if (values.syscalls && syscalls === undefined && s.connections >= Math.ceil(viewers / m.viewersPerSession) / 2) syscalls = countSyscalls(served.pids(), SYSCALL_WINDOW_SECONDS);
       peak = { ...peak, rssBytes: Math.max(peak.rssBytes, s.rssBytes), fds: Math.max(peak.fds, s.fds), connections: Math.max(peak.connections, s.connections) };
       // --metrics: what /metrics says once half the viewers' responses are under way.
       if (served.scrapeDuring && during === undefined && s.activeResponses >= viewers / 2) during = await served.scrapeDuring();
