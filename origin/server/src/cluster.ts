@@ -99,7 +99,8 @@ export function runPrimary(opts: PrimaryOptions): void {
       case 'sammy:started': {
         const state = slots.get(worker);
         if (!m.listening) {
-          // Nothing bound (a busy or forbidden port): every worker would say the same; say it once and leave.
+          // Nothing bound (a busy or forbidden port): every worker says the same; say it once and leave.
+          if (stopping) return;
           for (const line of m.stderr) error(line);
           stopping = true;
           stopAll('SIGTERM');

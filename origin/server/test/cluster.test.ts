@@ -127,7 +127,8 @@ describe('the reference server on two workers', () => {
       await waitFor(async () => (await recordIds()).length === all.length, 5000).catch(() => undefined);
       expect(await recordIds()).toEqual([...all].sort((a, b) => a - b));
     }
-  });
+    // A new Node process starting on a loaded machine: its waits above add up to more than the default 30 s.
+  }, 90_000);
 
   it('a bad --workers is refused with what it takes, before anything starts', async () => {
     for (const bad of ['0', '1.5', 'many']) {
@@ -136,6 +137,16 @@ describe('the reference server on two workers', () => {
       expect(r.stderr()).toContain(`--workers must be a positive integer or auto, got "${bad}"`);
       expect(r.stdout()).not.toMatch(/serving on/);
     }
+  });
+
+  it('a busy port: one line for the cluster (not one per worker), exit code 1', async () => {
+    const port = new URL(origin.url).port;
+    const r = spawnCli(['--workers', '2', '--port', port, '--no-https', '--media-dir', media]);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr().split('\n').filter((l) => l.startsWith('sammy-origin:'))).toEqual([
+      `sammy-origin: port ${port} (HTTP) is in use; choose another with PORT=${Number(port) + 1} npm start, or npm start -- --port ${Number(port) + 1}`,
+    ]);
+    expect(r.stdout()).not.toMatch(/serving on/);
   });
 
   it('SIGTERM to the primary closes every worker and exits 0', async () => {
