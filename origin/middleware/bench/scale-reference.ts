@@ -37,9 +37,12 @@ export async function startReference(opts: { mediaDir: string; workers: number }
   const until = Date.now() + 60_000;
   // Up once /metrics answers (in a cluster: once every worker can be asked, the primary sums them).
   for (;;) {
-    const ok = await fetch(`${url}/metrics`).then((r) => r.ok, () => false);
-    if (ok && (opts.workers === 1 || childrenOf(child.pid!).length === opts.workers)) break;
-    if (child.exitCode !== null || Date.now() > until) throw new Error('the reference server did not start');
+    const status = await fetch(`${url}/metrics`).then((r) => String(r.status), (err: Error) => err.message);
+    const workers = childrenOf(child.pid!).length;
+    if (status === '200' && (opts.workers === 1 || workers === opts.workers)) break;
+    if (child.exitCode !== null || Date.now() > until) {
+      throw new Error(`the reference server did not start (exit ${child.exitCode}, /metrics: ${status}, ${workers} of ${opts.workers} workers)`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
