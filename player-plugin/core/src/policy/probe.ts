@@ -104,7 +104,7 @@ export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonl
   const probe = refetch || (video && state.heldInARow >= (p.probeInterval - 1) * (state.spaced && !awaitingRise ? 2 : 1));
   // A steady link: its last two measurements within STEADY_RATIO (fewer than two: NaN, not steady).
   const [a, b] = state.probeKbps.slice(-2);
-  const steady = Math.max(a!, b!) <= STEADY_RATIO * Math.min(a!, b!);
+  const steady = a! / b! < STEADY_RATIO && b! / a! < STEADY_RATIO;
   const hold = holdLimits({ ...request, probe, steady, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
   // (0 when no probe has measured the link yet.)
   const refetchKbps = (refetch && probeKbps! / (1 - p.overhead)) || 0;
