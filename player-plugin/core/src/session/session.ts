@@ -229,6 +229,7 @@ export function createSession(config: SessionConfig = {}) {
           bufferLevelSeconds: paceBufferLevelSeconds,
           fullBufferSeconds: paceFullSeconds,
           fetchedBaseKbps: videoFetched === undefined ? undefined : videoFetched + (tracks.audio?.ladderTopKbps || 0),
+          paceBaseKbps,
         },
         params,
       );
