@@ -1,7 +1,7 @@
-import { fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
+import { CMCD_HEADER_FIELDS, CMCD_HEADER_MAP, CMCD_KEYS, fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
 import { describe, expect, it } from 'vitest';
 import { withoutCmcd } from '../src/cmcd-url.js';
-import { writeRtp } from '../src/cmcd-write.js';
+import { cmcdHeaderOf, writeRtp } from '../src/cmcd-write.js';
 
 const setRtpInUrl = (url: string, rtp: number | undefined) => writeRtp({ url, headers: {} }, rtp, 'query').url;
 
@@ -104,5 +104,16 @@ describe('what the splice keeps', () => {
   it('matches cml-cmcd’s own encoding of the same data', () => {
     const expected = toCmcdQuery({ ...DASH_DATA, rtp: 15_000 } as never, { version: 1 });
     expect(setRtpInUrl(dashUrl(), 15_000)).toBe(`https://cdn.example/media/seg-5.m4s?token=a%2Fb&${expected}#t`);
+  });
+});
+
+describe('which header carries a key', () => {
+  it('is cml-cmcd’s CMCD_HEADER_MAP for every key it maps, and CMCD-Request for any other', () => {
+    const mapped = Object.entries(CMCD_HEADER_MAP as Record<string, string>);
+    expect(mapped.length).toBeGreaterThan(30);
+    for (const [key, header] of mapped) expect([key, cmcdHeaderOf(key)]).toEqual([key, header]);
+    for (const key of (CMCD_KEYS as readonly string[]).filter((k) => !Object.hasOwn(CMCD_HEADER_MAP, k))) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
+    for (const key of ['com.example-k', 'constructor', 'toString', '']) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
+    expect(new Set(mapped.map(([, header]) => header))).toEqual(new Set(CMCD_HEADER_FIELDS));
   });
 });
