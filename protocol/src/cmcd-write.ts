@@ -55,31 +55,15 @@ function cmcdHeaderNamed(name: string): CmcdHeaderField | undefined {
   return CMCD_HEADERS.find((h) => h.toLowerCase() === name.toLowerCase());
 }
 
-/** The members of a structured-field dictionary: split at commas outside strings and inner lists. */
+/**
+ * A structured-field dictionary's members: runs of strings (an unclosed one runs to the end), inner
+ * lists (to their `)`) and any other character but a comma. The same split as a scan counting
+ * quotes and parentheses wherever lists do not nest (in a structured field they never do).
+ */
+const MEMBER = /(?:"(?:\\[^]|[^"\\])*"?|\((?:"(?:\\[^]|[^"\\])*"?|[^")])*\)?|[^,"(])+/g;
+
 function membersOf(payload: string): string[] {
-  const members: string[] = [];
-  let start = 0;
-  let quoted = false;
-  let depth = 0;
-  const push = (end: number) => {
-    const member = payload.slice(start, end).trim();
-    if (member !== '') members.push(member);
-  };
-  for (let i = 0; i < payload.length; i++) {
-    const c = payload[i];
-    if (quoted) {
-      if (c === '\\') i++;
-      else if (c === '"') quoted = false;
-    } else if (c === '"') quoted = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      push(i);
-      start = i + 1;
-    }
-  }
-  push(payload.length);
-  return members;
+  return (payload.match(MEMBER) ?? []).map((m) => m.trim()).filter((m) => m !== '');
 }
 
 function keyOf(member: string): string {

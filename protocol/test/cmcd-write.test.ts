@@ -86,6 +86,16 @@ describe('what the splice keeps', () => {
     expect(validateCmcdRequest({ url, headers: {} } as never).valid).toBe(true);
   });
 
+  it('splits members only at commas outside strings and inner lists, escapes and parentheses in strings included', () => {
+    const headers = { 'CMCD-Request': 'nor=("a),b" "c"), com.example-x="q\\",(r"', 'CMCD-Session': 'sid="s,\\"t"' };
+    const next = writeRtp({ url: 'https://x/seg.m4s', headers }, 100, 'header');
+    expect(next.headers).toEqual({
+      'CMCD-Request': 'com.example-x="q\\",(r",nor=("a),b" "c")',
+      'CMCD-Session': 'sid="s,\\"t"',
+      'CMCD-Status': 'rtp=100',
+    });
+  });
+
   it('sends custom keys in CMCD-Request, as cml-cmcd does', () => {
     const next = writeRtp({ url: 'https://x/seg.m4s?CMCD=br%3D3000%2Ccom.example-k%3D1', headers: {} }, 5000, 'header');
     expect(next.headers).toEqual({ 'CMCD-Object': 'br=3000', 'CMCD-Request': 'com.example-k=1', 'CMCD-Status': 'rtp=5000' });
