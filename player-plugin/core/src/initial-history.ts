@@ -37,7 +37,7 @@ export function defaultStore(): InitialThroughputStore {
     load() {
       try {
         const parsed: unknown = JSON.parse(store.getItem(INITIAL_HISTORY_KEY) ?? '[]');
-        return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n > 0 && Number.isFinite(n)) : [];
+        return Array.isArray(parsed) ? parsed.filter((n): n is number => Number.isFinite(n) && n > 0) : [];
       } catch {
         return [];
       }
