@@ -63,7 +63,7 @@ export function createSession(config: SessionConfig = {}) {
   /** Pace-only mode: the player's ABR as last read (`update`). */
   let lastPlayerAbr = config.playerAbr;
   // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
-  const full = config.bufferTargetSeconds || config.playerAbr?.bufferTargetSeconds;
+  const full = config.bufferTargetSeconds || lastPlayerAbr?.bufferTargetSeconds;
   /** The full-buffer level the parameters were validated at, seconds. */
   const lowestTargetSeconds = full! > 0 ? full! : DEFAULT_BUFFER_TARGET_SECONDS;
   const base = lastPlayerAbr ? { ...DEFAULT_PARAMETERS, ...lastPlayerAbr.pace } : DEFAULT_PARAMETERS;
@@ -243,7 +243,7 @@ export function createSession(config: SessionConfig = {}) {
         bitrateKbps: request.bitrateKbps,
         bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
         estimateKbps: fromChoice ? choice.estimateKbps : estimateKbps(mediaType),
-        topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
+        topVideoBitrateKbps: video?.ladderTopKbps ?? 0,
         paceBaseKbps,
         paceBufferLevelSeconds,
         bufferTargetSeconds,
