@@ -263,21 +263,21 @@ export function createSession(config: SessionConfig = {}) {
      */
     addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
       if (!(download.bytes > 0 && download.bytes < Infinity && download.durationMs >= 0)) return undefined;
+      const { mediaType } = decision;
       const durationMs = Math.max(1, download.durationMs);
+      const bits = download.bytes * 8;
       // Chunk throughput, kbps (bits per ms).
-      const throughputKbps = (download.bytes * 8) / durationMs;
-      samples[decision.mediaType] = appendBounded(samples[decision.mediaType], throughputKbps, params.sessionSampleLimit);
+      const throughputKbps = bits / durationMs;
+      samples[mediaType] = appendBounded(samples[mediaType], throughputKbps, params.sessionSampleLimit);
       // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
-      if (decision.bitrateKbps > 0) segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
-      if (decision.mediaType === 'video') {
+      if (decision.bitrateKbps > 0) segmentSeconds[mediaType] = bits / 1000 / decision.bitrateKbps;
+      if (mediaType === 'video') {
         probe = nextProbeState(probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, params);
-      }
-      if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
-        initialHistory.add(throughputKbps, params.historyLimit);
+        if (decision.phase === 'initial' && decision.paceRateKbps === undefined) initialHistory.add(throughputKbps, params.historyLimit);
       }
       const sample: SegmentSample = {
         time: now(),
-        mediaType: decision.mediaType,
+        mediaType,
         url: decision.url,
         bytes: download.bytes,
         durationMs,
