@@ -130,9 +130,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
           const { mediaType, bitrateKbps } = request;
           decision = session.decide({ mediaType, bitrateKbps, tracks: trackStates(request), url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
         }
-        const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
-        carrier.url = written.url;
-        carrier.headers = written.headers;
+        Object.assign(carrier, writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode));
       } catch (error) {
         // Never hold a segment back: an unpaced request beats a failed one.
         console.error('Sammy:', error);
