@@ -119,8 +119,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
     picks: () => attached && !paceOnly && session.enabled,
     cmcdMode: () => cmcdMode,
     startKbps() {
-      if (!attached || !session.enabled || (paceOnly ? !session.hasHistory : !player.firstPickFromStart)) return undefined;
-      return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
+      if (attached && session.enabled && (paceOnly ? session.hasHistory : player.firstPickFromStart)) return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
     },
     send(carrier, media, key) {
       let decision: SammyDecision | undefined;
