@@ -25,14 +25,13 @@ export function memoryStore(initial: readonly number[] = []): InitialThroughputS
  * so a failed read starts it empty and a failed write only forgoes the next page's head start.
  */
 export function defaultStore(): InitialThroughputStore {
-  let storage: Storage | undefined;
+  let store: Storage | undefined;
   try {
-    storage = (globalThis as { localStorage?: Storage }).localStorage;
+    store = (globalThis as { localStorage?: Storage }).localStorage;
   } catch {
     // Reading it throws where the page may not store anything (storage blocked by the user).
   }
-  if (!storage) return memoryStore();
-  const store = storage;
+  if (!store) return memoryStore();
   return {
     load() {
       try {
