@@ -102,7 +102,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
   const session = createSession({
-    parameters: { ...(start === undefined ? {} : { initialVideoBitrateKbps: start }), ...parameters },
+    parameters: { initialVideoBitrateKbps: start, ...parameters }, // (an undefined override keeps the default)
     enabled,
     initialHistory,
     playerAbr: playerAbr(),
