@@ -114,8 +114,10 @@ export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode
 
   if (mode === 'query') {
     const encoded = keys.length > 0 ? [`${CMCD_PARAM}=${encodeURIComponent(keys.map((k) => byKey.get(k)).join(','))}`] : [];
-    const params = queryAt >= 0 ? [...url.params.slice(0, queryAt), ...encoded, ...url.params.slice(queryAt + 1)] : [...url.params, ...encoded];
-    return { url: joinUrl({ ...url, params }), headers: otherHeaders };
+    // (url is splitUrl's own fresh object: its params may change in place.)
+    if (queryAt < 0) url.params.push(...encoded);
+    else url.params.splice(queryAt, 1, ...encoded);
+    return { url: joinUrl(url), headers: otherHeaders };
   }
   for (const k of keys) {
     const header = cmcdHeaderOf(k);
