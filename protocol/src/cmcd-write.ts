@@ -124,5 +124,6 @@ export function writeRtp(request: CmcdCarrier, rtpKbps: number | undefined, mode
     const member = byKey.get(k)!;
     otherHeaders[header] = otherHeaders[header] === undefined ? member : `${otherHeaders[header]},${member}`;
   }
-  return { url: joinUrl({ ...url, params: url.params.filter((p) => !isCmcdParam(p)) }), headers: otherHeaders };
+  url.params = url.params.filter((p) => !isCmcdParam(p));
+  return { url: joinUrl(url), headers: otherHeaders };
 }
