@@ -16,13 +16,9 @@ export interface UrlParts {
 }
 
 export function splitUrl(url: string): UrlParts {
-  const hashAt = url.indexOf('#');
-  const hash = hashAt >= 0 ? url.slice(hashAt) : '';
-  const rest = hashAt >= 0 ? url.slice(0, hashAt) : url;
-  const queryAt = rest.indexOf('?');
-  if (queryAt < 0) return { base: rest, params: [], hash };
-  const query = rest.slice(queryAt + 1);
-  return { base: rest.slice(0, queryAt), params: query === '' ? [] : query.split('&'), hash };
+  // The base runs to the first '?' or '#'; the query (absent without a '?' before any '#') to the '#'.
+  const [, base, query, hash] = /^([^#?]*)(?:\?([^#]*))?(.*)$/s.exec(url) as unknown as [string, string, string | undefined, string];
+  return { base, params: query ? query.split('&') : [], hash };
 }
 
 export function joinUrl({ base, params, hash }: UrlParts): string {

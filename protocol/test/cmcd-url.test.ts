@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCmcdParam, pathOf, withoutCmcd } from '../src/cmcd-url.js';
+import { isCmcdParam, pathOf, splitUrl, withoutCmcd } from '../src/cmcd-url.js';
 
 describe('URL helpers', () => {
   it('recognise the CMCD parameter and nothing else', () => {
@@ -15,6 +15,15 @@ describe('URL helpers', () => {
     expect(withoutCmcd('/m/seg.m4s?CMCD=1&CMCD=2')).toBe('/m/seg.m4s');
     const untouched = 'https://h/m/seg.m4s?x=CMCD%3D1';
     expect(withoutCmcd(untouched)).toBe(untouched);
+  });
+
+  it('split a URL at its first ? and its first #, whatever the bytes between', () => {
+    expect(splitUrl('/a?x=1&CMCD=y#h?i&j')).toEqual({ base: '/a', params: ['x=1', 'CMCD=y'], hash: '#h?i&j' });
+    expect(splitUrl('/a#h?x=1')).toEqual({ base: '/a', params: [], hash: '#h?x=1' });
+    expect(splitUrl('/a?')).toEqual({ base: '/a', params: [], hash: '' });
+    expect(splitUrl('/a?&')).toEqual({ base: '/a', params: ['', ''], hash: '' });
+    expect(splitUrl('/a\nb?x\n=1#\n')).toEqual({ base: '/a\nb', params: ['x\n=1'], hash: '#\n' });
+    expect(splitUrl('')).toEqual({ base: '', params: [], hash: '' });
   });
 
   it('give the path of absolute URLs and of paths', () => {

@@ -1,7 +1,7 @@
-import { fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
+import { CMCD_HEADER_FIELDS, CMCD_HEADER_MAP, CMCD_KEYS, fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
 import { describe, expect, it } from 'vitest';
 import { withoutCmcd } from '../src/cmcd-url.js';
-import { writeRtp } from '../src/cmcd-write.js';
+import { cmcdHeaderOf, writeRtp } from '../src/cmcd-write.js';
 
 const setRtpInUrl = (url: string, rtp: number | undefined) => writeRtp({ url, headers: {} }, rtp, 'query').url;
 
@@ -86,6 +86,16 @@ describe('what the splice keeps', () => {
     expect(validateCmcdRequest({ url, headers: {} } as never).valid).toBe(true);
   });
 
+  it('splits members only at commas outside strings and inner lists, escapes and parentheses in strings included', () => {
+    const headers = { 'CMCD-Request': 'nor=("a),b" "c"), com.example-x="q\\",(r"', 'CMCD-Session': 'sid="s,\\"t"' };
+    const next = writeRtp({ url: 'https://x/seg.m4s', headers }, 100, 'header');
+    expect(next.headers).toEqual({
+      'CMCD-Request': 'com.example-x="q\\",(r",nor=("a),b" "c")',
+      'CMCD-Session': 'sid="s,\\"t"',
+      'CMCD-Status': 'rtp=100',
+    });
+  });
+
   it('sends custom keys in CMCD-Request, as cml-cmcd does', () => {
     const next = writeRtp({ url: 'https://x/seg.m4s?CMCD=br%3D3000%2Ccom.example-k%3D1', headers: {} }, 5000, 'header');
     expect(next.headers).toEqual({ 'CMCD-Object': 'br=3000', 'CMCD-Request': 'com.example-k=1', 'CMCD-Status': 'rtp=5000' });
@@ -104,5 +114,16 @@ describe('what the splice keeps', () => {
   it('matches cml-cmcd’s own encoding of the same data', () => {
     const expected = toCmcdQuery({ ...DASH_DATA, rtp: 15_000 } as never, { version: 1 });
     expect(setRtpInUrl(dashUrl(), 15_000)).toBe(`https://cdn.example/media/seg-5.m4s?token=a%2Fb&${expected}#t`);
+  });
+});
+
+describe('which header carries a key', () => {
+  it('is cml-cmcd’s CMCD_HEADER_MAP for every key it maps, and CMCD-Request for any other', () => {
+    const mapped = Object.entries(CMCD_HEADER_MAP as Record<string, string>);
+    expect(mapped.length).toBeGreaterThan(30);
+    for (const [key, header] of mapped) expect([key, cmcdHeaderOf(key)]).toEqual([key, header]);
+    for (const key of (CMCD_KEYS as readonly string[]).filter((k) => !Object.hasOwn(CMCD_HEADER_MAP, k))) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
+    for (const key of ['com.example-k', 'constructor', 'toString', '']) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
+    expect(new Set(mapped.map(([, header]) => header))).toEqual(new Set(CMCD_HEADER_FIELDS));
   });
 });

@@ -74,7 +74,8 @@ export function closeChild(child: ChildProcess, graceMs = 10_000): Promise<void>
       clearTimeout(timer);
       resolve();
     });
-    if (child.connected) child.send('close');
+    // A child that has just exited on its own may still look connected: a failed send (EPIPE) is not an error here.
+    if (child.connected) child.send('close', (err) => err && child.kill('SIGTERM'));
     else child.kill('SIGTERM');
   });
 }

@@ -1,6 +1,7 @@
 /**
- * `tsx bench/profile-top.ts <file.cpuprofile> [n]`: the functions a V8 CPU profile (node --cpu-prof, e.g. from
- * SAMMY_BENCH_CPU_PROF) spent most self time in, with their share: where the origin's one thread goes.
+ * `tsx bench/profile-top.ts <file.cpuprofile> [n] [--files]`: the functions a V8 CPU profile (node --cpu-prof, e.g.
+ * from SAMMY_BENCH_CPU_PROF) spent most self time in, with their share: where the origin's one thread goes. `--files`
+ * sums self time by source file instead (the middleware's files against Node's, koffi's, the idle loop's).
  */
 import { readFileSync } from 'node:fs';
 
@@ -14,8 +15,10 @@ interface Profile {
   samples?: number[];
 }
 
-const [file, n = '25'] = process.argv.slice(2);
-if (!file) throw new Error('usage: tsx bench/profile-top.ts <file.cpuprofile> [n]');
+const args = process.argv.slice(2);
+const byFile = args.includes('--files');
+const [file, n = '25'] = args.filter((a) => a !== '--files');
+if (!file) throw new Error('usage: tsx bench/profile-top.ts <file.cpuprofile> [n] [--files]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byFunction = new Map<string, number>();
 let total = 0;
@@ -24,7 +27,7 @@ for (const node of profile.nodes) {
   total += hits;
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url ? `${url.replace(/^.*\/(node_modules|origin|protocol)\//, '$1/')}:${lineNumber + 1}` : '';
-  const key = `${functionName || '(anonymous)'} ${where}`.trim();
+  const key = byFile ? (url ? where.replace(/:\d+$/, '') : functionName || '(anonymous)') : `${functionName || '(anonymous)'} ${where}`.trim();
   byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
 }
 const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(n));

@@ -101,6 +101,11 @@ export interface StartOriginOptions {
    * default metrics; `false` for none. Default: a new one.
    */
   metrics?: MetricsRegistry | false;
+  /**
+   * The registry /metrics serves, when not `metrics` itself: a cluster worker serves the whole cluster's sum
+   * (clusterMetricsRegistry()), its own pacing metrics going into `metrics`.
+   */
+  servedMetrics?: MetricsRegistry;
   logger?: SammyLogger;
   /**
    * Connections one remote address may hold open on this listener; more are refused (closed at
@@ -197,7 +202,10 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
   const host = opts.host ?? DEFAULT_HOST;
   const records = (opts.serveRecords ?? isLoopbackHost(host)) ? recordsHandlerFor(pacing.records, host) : undefined;
   if (records) router.use(routed(records));
-  if (pacing.metrics) router.use(routed(sammyMetricsEndpoint(pacing.metrics, { allowedHosts: ownHostNames(host) })));
+  if (pacing.metrics) {
+    const served = opts.servedMetrics ? { registry: opts.servedMetrics } : pacing.metrics;
+    router.use(routed(sammyMetricsEndpoint(served, { allowedHosts: ownHostNames(host) })));
+  }
   router.use(routed(cors(sammyCorsOptions)));
   router.use(routed(pacing));
   router.use(MEDIA_PATH, serveMedia(opts.mediaDir ?? DEFAULT_MEDIA_ROOT).map(routed));

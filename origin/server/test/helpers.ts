@@ -15,6 +15,7 @@ export async function startTestOrigin(mediaDir: string, opts: StartOriginOptions
 export interface CliRun {
   stdout: () => string;
   stderr: () => string;
+  pid: number;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   stop: () => Promise<number | null>;
@@ -31,6 +32,7 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   return {
     stdout: () => stdout,
     stderr: () => stderr,
+    pid: child.pid ?? -1,
     exited,
     stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

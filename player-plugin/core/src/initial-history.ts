@@ -25,19 +25,18 @@ export function memoryStore(initial: readonly number[] = []): InitialThroughputS
  * so a failed read starts it empty and a failed write only forgoes the next page's head start.
  */
 export function defaultStore(): InitialThroughputStore {
-  let storage: Storage | undefined;
+  let store: Storage | undefined;
   try {
-    storage = (globalThis as { localStorage?: Storage }).localStorage;
+    store = (globalThis as { localStorage?: Storage }).localStorage;
   } catch {
     // Reading it throws where the page may not store anything (storage blocked by the user).
   }
-  if (!storage) return memoryStore();
-  const store = storage;
+  if (!store) return memoryStore();
   return {
     load() {
       try {
         const parsed: unknown = JSON.parse(store.getItem(INITIAL_HISTORY_KEY) ?? '[]');
-        return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number' && n > 0 && Number.isFinite(n)) : [];
+        return Array.isArray(parsed) ? parsed.filter((n): n is number => Number.isFinite(n) && n > 0) : [];
       } catch {
         return [];
       }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
 import { LOW_BUFFER_SAFETY, minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
 import { decideBitrate, decidePace, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
-import { heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
+import { FILL_MARGIN, heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
 import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
 import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShortfalls } from '../src/policy/pace-requirements.js';
 import { minimumMultiplier, resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
@@ -123,6 +123,21 @@ describe('probe and hold (probeInterval)', () => {
     // The floor the default keeps is gone: a pace below the rung, set by the link, not by the pace.
     expect(heldPaceKbps(13_700, at(12, 2000)!)).toBeLessThan(2428);
     expect(at(12, undefined)).toBeUndefined();
+  });
+
+  it('the fill cap (issue 40): on a steady link, every request, probes and the fill too, at capacityShare of the link where that carries FILL_MARGIN × the rule’s need of the pace base', () => {
+    // A 4K film's top (15 600 + 128 kbps) on a link measured at 37 Mbit/s: 0.8 × 37 = 29.6 ≥ 1.25 × 1.19 × 15 728 at 4 s of buffer.
+    const home = (b: number, extra: { steady?: boolean; probe?: boolean; capacityKbps?: number } = {}) =>
+      holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, paceBaseKbps: 15_728, steady: true, parameters, ...extra });
+    expect(FILL_MARGIN).toBe(1.25);
+    for (const b of [4, 8, 12]) expect(home(b, { probe: true })).toEqual({ capKbps: (0.8 * 37_000) / 0.95, floorKbps: 0 });
+    // Below the margin (an empty buffer: 1.25 × 1.43 × 15 728 = 28.1 Mbit/s measured > 0.8 × 24 000), an unsteady link, or no pace base: as before.
+    expect(home(0, { capacityKbps: 24_000 })).toBeUndefined();
+    expect(home(4, { steady: false })).toBeUndefined();
+    expect(home(4, { probe: true, steady: false })).toBeUndefined();
+    expect(holdLimits({ bufferLevelSeconds: 4, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, steady: true, parameters })).toBeUndefined();
+    // Neighbour first keeps its own caps.
+    expect(holdLimits({ bufferLevelSeconds: 4, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, paceBaseKbps: 15_728, steady: true, probe: true, parameters: { ...parameters, linkShare: 0.6 } })).toBeUndefined();
   });
 
   it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {

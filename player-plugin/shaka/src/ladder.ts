@@ -33,7 +33,7 @@ export type Ladder = ReturnType<typeof createLadder>;
 export type Appending = { kind: MediaKind; startTime: number; endTime: number };
 
 /** Seconds buffered ahead of the playhead per type (0: none or unknown), from one read of Shaka's buffered info (it builds every type's ranges). */
-export function buffersAhead(player: PlayerLike, appending?: Appending): Record<MediaKind, number> {
+export function buffersAhead(player: PlayerLike, a?: Appending): Record<MediaKind, number> {
   const ahead = { video: 0, audio: 0 };
   let t = 0;
   try {
@@ -44,8 +44,7 @@ export function buffersAhead(player: PlayerLike, appending?: Appending): Record<
       if (range) ahead[kind] = Math.max(0, range.end - Math.max(t, range.start));
     }
   } catch {} // no media element or buffer yet: nothing buffered
-  // The segment appending counts as buffered: up to its end, at most its duration more.
-  const a = appending;
+  // The segment appending (`a`) counts as buffered: up to its end, at most its duration more.
   if (a) ahead[a.kind] = Math.max(ahead[a.kind], Math.min(a.endTime - t, ahead[a.kind] + a.endTime - a.startTime));
   return ahead;
 }

@@ -26,11 +26,11 @@ export class SocketOptionError extends Error {}
 
 interface Libc {
   setsockopt(fd: number, level: number, name: number, value: Buffer, len: number): number;
-  getsockopt(fd: number, level: number, name: number, value: Buffer, len: number[]): number;
+  getsockopt(fd: number, level: number, name: number, value: Buffer, len: Uint32Array): number;
   socket(domain: number, type: number, protocol: number): number;
   close(fd: number): number;
   /** ioctl(fd, request, int *out). */
-  ioctlInt(fd: number, request: number, out: number[]): number;
+  ioctlInt(fd: number, request: number, out: Int32Array): number;
   errno(): number;
 }
 
@@ -50,10 +50,12 @@ function loadLibc(): Libc | null {
     const lib = koffi.load('libc.so.6');
     libc = {
       setsockopt: lib.func('int setsockopt(int, int, int, const void *, uint32_t)'),
-      getsockopt: lib.func('int getsockopt(int, int, int, _Out_ void *, _Inout_ uint32_t *)'),
+      // Plain pointers: koffi hands a Buffer's or typed array's memory over as it is, where _Out_/_Inout_ would
+      // marshal a JS array both ways on every call.
+      getsockopt: lib.func('int getsockopt(int, int, int, void *, uint32_t *)'),
       socket: lib.func('int socket(int, int, int)'),
       close: lib.func('int close(int)'),
-      ioctlInt: lib.func('int ioctl(int, unsigned long, _Out_ int *)'),
+      ioctlInt: lib.func('int ioctl(int, unsigned long, int *)'),
       errno: () => koffi.errno(),
     } as Libc;
   } catch (err) {
@@ -82,14 +84,24 @@ function set(fd: number, level: number, name: number, value: Buffer, what: strin
   }
 }
 
+/**
+ * One buffer and one length cell for every read: each getsockopt and ioctl is synchronous and its result parsed at
+ * once, and a fresh Buffer plus a length array marshalled both ways cost about three times the call itself (a
+ * TCP_INFO read: 4.5–6.1 µs against 1.7–1.9 µs, 200,000 reads each). Every busy connection reads TCP_INFO.
+ */
+const readBuffer = Buffer.alloc(TCP_INFO_MAX_BYTES);
+const lengthCell = new Uint32Array(1);
+const intCell = new Int32Array(1);
+
+/** The option's bytes, valid only until the next read: parse them at once. */
 function get(fd: number, level: number, name: number, size: number, what: string): Buffer {
   const c = requireLibc();
-  const buf = Buffer.alloc(size);
-  const len = [size];
-  if (c.getsockopt(fd, level, name, buf, len) !== 0) {
+  const buf = size <= readBuffer.length ? readBuffer : Buffer.alloc(size);
+  lengthCell[0] = size;
+  if (c.getsockopt(fd, level, name, buf, lengthCell) !== 0) {
     throw new SocketOptionError(`getsockopt(${what}) failed on fd ${fd}: errno ${c.errno()}`);
   }
-  return buf.subarray(0, len[0]);
+  return buf.subarray(0, lengthCell[0]);
 }
 
 /** Sets SO_MAX_PACING_RATE (the kernel's unit: bytes per second); `null` removes the ceiling. */
@@ -154,9 +166,9 @@ const SIOCOUTQNSD = 0x894b;
 
 function ioctlCount(fd: number, request: number, what: string): number {
   const c = requireLibc();
-  const out = [0];
-  if (c.ioctlInt(fd, request, out) !== 0) throw new SocketOptionError(`ioctl(${what}) failed on fd ${fd}: errno ${c.errno()}`);
-  return out[0]!;
+  intCell[0] = 0;
+  if (c.ioctlInt(fd, request, intCell) !== 0) throw new SocketOptionError(`ioctl(${what}) failed on fd ${fd}: errno ${c.errno()}`);
+  return intCell[0]!;
 }
 
 /**

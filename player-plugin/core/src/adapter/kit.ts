@@ -102,7 +102,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
   const session = createSession({
-    parameters: { ...(start === undefined ? {} : { initialVideoBitrateKbps: start }), ...parameters },
+    parameters: { initialVideoBitrateKbps: start, ...parameters }, // (an undefined override keeps the default)
     enabled,
     initialHistory,
     playerAbr: playerAbr(),
@@ -119,8 +119,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
     picks: () => attached && !paceOnly && session.enabled,
     cmcdMode: () => cmcdMode,
     startKbps() {
-      if (!attached || !session.enabled || (paceOnly ? !session.hasHistory : !player.firstPickFromStart)) return undefined;
-      return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
+      if (attached && session.enabled && (paceOnly ? session.hasHistory : player.firstPickFromStart)) return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
     },
     send(carrier, media, key) {
       let decision: SammyDecision | undefined;
@@ -130,9 +129,7 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
           const { mediaType, bitrateKbps } = request;
           decision = session.decide({ mediaType, bitrateKbps, tracks: trackStates(request), url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
         }
-        const written = writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode);
-        carrier.url = written.url;
-        carrier.headers = written.headers;
+        Object.assign(carrier, writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode));
       } catch (error) {
         // Never hold a segment back: an unpaced request beats a failed one.
         console.error('Sammy:', error);

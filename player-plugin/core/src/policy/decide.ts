@@ -56,17 +56,18 @@ export const SHALLOW_BUFFER_SECONDS = 8;
  * the lowest rung cost the first segment's quality for nothing).
  */
 export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
-  const { sessionEstimateKbps: session, linkThroughputKbps: link } = input;
-  const estimateKbps = input.phase === 'initial' ? input.initialEstimateKbps : input.bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
+  const { phase, mediaType, bufferLevelSeconds, sessionEstimateKbps: session, linkThroughputKbps: link } = input;
+  const initial = phase === 'initial';
+  const estimateKbps = initial ? input.initialEstimateKbps : bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
   // β, the look-ahead and the step-up factor from the parameters; ladder, buffer and current rung from the input.
   const bitrateKbps = selectBitrateKbps({
     ...input.parameters,
     ...input,
     estimateKbps,
-    stepUpEstimateKbps: input.phase === 'initial' ? undefined : input.stepUpEstimateKbps,
-    fallbackBitrateKbps: input.mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
+    stepUpEstimateKbps: initial ? undefined : input.stepUpEstimateKbps,
+    fallbackBitrateKbps: mediaType === 'video' ? input.parameters.initialVideoBitrateKbps : undefined,
   });
-  return { mediaType: input.mediaType, phase: input.phase, bitrateKbps, estimateKbps, bufferLevelSeconds: input.bufferLevelSeconds };
+  return { mediaType, phase, bitrateKbps, estimateKbps, bufferLevelSeconds };
 }
 
 export interface PaceDecisionInput {

@@ -79,7 +79,7 @@ function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, bufferTar
       rule: worst.requirement.rule,
     });
   }
-  return Object.freeze({ ...p });
+  return Object.freeze(p); // (p is resolveParameters' own fresh copy)
 }
 
 /**

@@ -29,6 +29,14 @@ export interface ProbeState {
 
 export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({ probeKbps: [], linkLimited: false, linkKbps: undefined, heldInARow: 0, spaced: false, unheldLeft: 0 });
 
+/**
+ * The last two of the link's measurements (`probeKbps`) within this ratio of each other: a steady
+ * link, where the fill cap applies (hold.ts). Loose enough to take a session's first sample (a small
+ * rung, its request's latency a large part of it: 25 against 37 Mbit/s on the home link); the
+ * volatile LTE shapes, swinging by 5 Mbit/s within seconds, mostly fail it.
+ */
+const STEADY_RATIO = 1.5;
+
 /** A probe measured at or above this share of its pace was held back by its pace (overhead and latency take the rest), not by the link. */
 const PACE_LIMITED_SHARE = 0.8;
 
@@ -75,6 +83,8 @@ export interface ProbeRequest {
   fullBufferSeconds: number;
   /** The fetched video rung + the top audio bitrate, kbps; undefined before any video request. */
   fetchedBaseKbps: number | undefined;
+  /** What the schedule's pace carries at 1×, kbps (the rung it is based on + the top audio bitrate): the fill cap's need (hold.ts). */
+  paceBaseKbps?: number;
 }
 
 /**
@@ -92,7 +102,10 @@ export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonl
   // probe can see it rise.
   const awaitingRise = rung?.belowTop && !(probeKbps! >= Math.max(p.stepUpFactor, 1) * rung.kbps);
   const probe = refetch || (video && state.heldInARow >= (p.probeInterval - 1) * (state.spaced && !awaitingRise ? 2 : 1));
-  const hold = probe ? undefined : holdLimits({ ...request, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
+  // A steady link: its last two measurements within STEADY_RATIO (fewer than two: NaN, not steady).
+  const [a, b] = state.probeKbps.slice(-2);
+  const steady = a! / b! < STEADY_RATIO && b! / a! < STEADY_RATIO;
+  const hold = holdLimits({ ...request, probe, steady, capacityKbps: state.linkLimited ? probeKbps : undefined, parameters: p });
   // (0 when no probe has measured the link yet.)
   const refetchKbps = (refetch && probeKbps! / (1 - p.overhead)) || 0;
   // A refetch on a link measured capping the downloads goes at that link's rate (faster only

@@ -63,7 +63,7 @@ export function createSession(config: SessionConfig = {}) {
   /** Pace-only mode: the player's ABR as last read (`update`). */
   let lastPlayerAbr = config.playerAbr;
   // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
-  const full = config.bufferTargetSeconds || config.playerAbr?.bufferTargetSeconds;
+  const full = config.bufferTargetSeconds || lastPlayerAbr?.bufferTargetSeconds;
   /** The full-buffer level the parameters were validated at, seconds. */
   const lowestTargetSeconds = full! > 0 ? full! : DEFAULT_BUFFER_TARGET_SECONDS;
   const base = lastPlayerAbr ? { ...DEFAULT_PARAMETERS, ...lastPlayerAbr.pace } : DEFAULT_PARAMETERS;
@@ -229,6 +229,7 @@ export function createSession(config: SessionConfig = {}) {
           bufferLevelSeconds: paceBufferLevelSeconds,
           fullBufferSeconds: paceFullSeconds,
           fetchedBaseKbps: videoFetched === undefined ? undefined : videoFetched + (tracks.audio?.ladderTopKbps || 0),
+          paceBaseKbps,
         },
         params,
       );
@@ -242,7 +243,7 @@ export function createSession(config: SessionConfig = {}) {
         bitrateKbps: request.bitrateKbps,
         bufferLevelSeconds: fromChoice ? choice.bufferLevelSeconds : own,
         estimateKbps: fromChoice ? choice.estimateKbps : estimateKbps(mediaType),
-        topVideoBitrateKbps: tracks.video?.ladderTopKbps ?? 0,
+        topVideoBitrateKbps: video?.ladderTopKbps ?? 0,
         paceBaseKbps,
         paceBufferLevelSeconds,
         bufferTargetSeconds,
@@ -262,21 +263,21 @@ export function createSession(config: SessionConfig = {}) {
      */
     addSample(decision: SammyDecision, download: { bytes: number; durationMs: number }): SegmentSample | undefined {
       if (!(download.bytes > 0 && download.bytes < Infinity && download.durationMs >= 0)) return undefined;
+      const { mediaType } = decision;
       const durationMs = Math.max(1, download.durationMs);
+      const bits = download.bytes * 8;
       // Chunk throughput, kbps (bits per ms).
-      const throughputKbps = (download.bytes * 8) / durationMs;
-      samples[decision.mediaType] = appendBounded(samples[decision.mediaType], throughputKbps, params.sessionSampleLimit);
+      const throughputKbps = bits / durationMs;
+      samples[mediaType] = appendBounded(samples[mediaType], throughputKbps, params.sessionSampleLimit);
       // A segment's media duration from its size and its rung's bitrate (what a refetch costs: bitrate.ts).
-      if (decision.bitrateKbps > 0) segmentSeconds[decision.mediaType] = (download.bytes * 8) / 1000 / decision.bitrateKbps;
-      if (decision.mediaType === 'video') {
+      if (decision.bitrateKbps > 0) segmentSeconds[mediaType] = bits / 1000 / decision.bitrateKbps;
+      if (mediaType === 'video') {
         probe = nextProbeState(probe, { type: 'sample', held: decision.held, throughputKbps, paceRateKbps: decision.paceRateKbps }, params);
-      }
-      if (decision.phase === 'initial' && decision.paceRateKbps === undefined && decision.mediaType === 'video') {
-        initialHistory.add(throughputKbps, params.historyLimit);
+        if (decision.phase === 'initial' && decision.paceRateKbps === undefined) initialHistory.add(throughputKbps, params.historyLimit);
       }
       const sample: SegmentSample = {
         time: now(),
-        mediaType: decision.mediaType,
+        mediaType,
         url: decision.url,
         bytes: download.bytes,
         durationMs,

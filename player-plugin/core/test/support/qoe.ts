@@ -42,9 +42,9 @@ export const QUEUE_KBITS = 800;
  * video's sending rate above the link's capacity and drains below it, within [0, QUEUE_KBITS].
  * Unpaced, TCP fills it to the drop (a congestion window grows until loss); paced at p, TCP
  * sends at p. Between downloads it drains. A neighbour's packet waits queue / capacity. Returns
- * those waits, ms, sorted.
+ * those waits, ms, sorted. `queueKbits`: the queue's size (the home link's, issue 40: 2 × BDP or 300 ms).
  */
-export function neighbourDelaysMs(result: SimulationResult, config: Pick<SimulationConfig, 'link' | 'linkKbps' | 'latencyMs'>): Float64Array {
+export function neighbourDelaysMs(result: SimulationResult, config: Pick<SimulationConfig, 'link' | 'linkKbps' | 'latencyMs'>, queueKbits: number = QUEUE_KBITS): Float64Array {
   const dt = 0.01;
   const n = Math.floor(result.sessionSeconds / dt);
   const out = new Float64Array(n);
@@ -58,7 +58,7 @@ export function neighbourDelaysMs(result: SimulationResult, config: Pick<Simulat
     const c = capacity(t);
     const active = k < transfers.length && transfers[k]!.from <= t;
     const send = active ? transfers[k]!.pace : 0;
-    q = send === Infinity ? QUEUE_KBITS : Math.min(QUEUE_KBITS, Math.max(0, q + (send - c) * dt));
+    q = send === Infinity ? queueKbits : Math.min(queueKbits, Math.max(0, q + (send - c) * dt));
     out[i] = c > 0 ? (q / c) * 1000 : q > 0 ? Infinity : 0;
   }
   return out.sort();
