@@ -119,8 +119,20 @@ function positive(value: string | undefined, fallback: number, what: string, { a
 
 export type CliParse = { help: true } | { help: false; config: BenchConfig };
 
-/** The bench's flags (`process.argv.slice(2)`) as a config; throws, with what to change, on anything it cannot run. */
-export function parseCliArgs(args: string[]): CliParse {
+/**
+ * The folder relative paths on the command line mean: the one `npm run` was typed in (npm's INIT_CWD), since npm
+ * runs a workspace's script in the workspace's folder; `npm run bench:lab -- --traces ../shared/traces` from the
+ * repository's root then reads the traces beside the clone, as the README's commands say.
+ */
+export function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.INIT_CWD ?? process.cwd();
+}
+
+/**
+ * The bench's flags (`process.argv.slice(2)`) as a config; throws, with what to change, on anything it cannot run.
+ * Relative paths (--trace, --traces, --media-dir, --results) are resolved against `cwd`.
+ */
+export function parseCliArgs(args: string[], cwd: string = invocationDir()): CliParse {
   const { values } = parseArgs({
     args,
     options: {
@@ -180,12 +192,12 @@ export function parseCliArgs(args: string[]): CliParse {
   const traceScale = values['trace-scale'] === undefined ? undefined : parseTraceScale(values['trace-scale']);
   const durationSeconds = positive(values.duration, (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS, 'duration');
   let traces: LabTrace[] | undefined;
-  if (values.trace !== undefined) traces = [loadTrace(values.trace)];
+  if (values.trace !== undefined) traces = [loadTrace(resolve(cwd, values.trace))];
   if (values.traces !== undefined) {
     const perFamily = values['traces-per-family'] === undefined ? undefined : positive(values['traces-per-family'], 0, 'traces-per-family');
     if (perFamily !== undefined && !Number.isInteger(perFamily)) throw new Error(`--traces-per-family must be a whole number, got ${values['traces-per-family']}`);
     const families = values.families?.split(',').map((s) => s.trim()).filter(Boolean);
-    traces = selectTraces(loadTraceDir(values.traces), { families, perFamily, sessionSeconds: durationSeconds });
+    traces = selectTraces(loadTraceDir(resolve(cwd, values.traces)), { families, perFamily, sessionSeconds: durationSeconds });
   }
   if (traces && traceScale !== undefined) traces = traces.map((t) => scaleLabTrace(t, traceScale));
   for (const t of traces ?? []) {
@@ -224,12 +236,12 @@ export function parseCliArgs(args: string[]): CliParse {
     contentSeconds: values.manifest === undefined && !film4k ? contentSeconds : undefined,
     bufferSeconds: buffers[0],
     ...(buffers.length > 1 ? { bufferTargets: buffers } : {}),
-    mediaDir: resolve(values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
+    mediaDir: resolve(cwd, values['media-dir'] ?? DEFAULT_MEDIA_ROOT),
     ...PAPER_NEIGHBOURS,
-    resultsDir: resolve(values.results ?? join(LAB_DIR, 'results')),
+    resultsDir: resolve(cwd, values.results ?? join(LAB_DIR, 'results')),
     plainProgress: values.plain ?? false,
     udpRateMbps: positive(values['udp-mbps'], PAPER_NEIGHBOURS.udpRateMbps, 'udp-mbps'),
-    ...(traces ? { traces, traceSource: resolve(values.trace ?? values.traces ?? '') } : {}),
+    ...(traces ? { traces, traceSource: resolve(cwd, values.trace ?? values.traces ?? '') } : {}),
     ...(traces && values['udp-mbps'] === undefined ? { udpShareOfTrace: UDP_SHARE_OF_TRACE } : {}),
     ...(Object.keys(game).length ? { game } : {}),
   };

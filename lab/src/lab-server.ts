@@ -59,8 +59,9 @@ const seed = Number(arg('seed', '1'));
 const pacing = sammyPacing({ mechanism: 'kernel', congestionControl: cc, records: 5000, logger: { info() {}, warn: (m: string) => console.error(m), debug() {} } });
 
 // The bench reads the delivery records from the page (same origin); they come before the pacing
-// middleware so their own responses are neither paced nor recorded. The lab network is private.
-const records = sammyRecords(pacing.records);
+// middleware so their own responses are neither paced nor recorded. The lab network is private, and the page
+// names the server by its namespace address, which is not loopback: without 'any' the records answer 403.
+const records = sammyRecords(pacing.records, { allowedHosts: 'any' });
 
 // The game stream's signalling (offer/answer mailbox), before the pacing middleware: never paced or recorded.
 const signal = signalHandler(new SignalMailbox());

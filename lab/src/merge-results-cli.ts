@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { invocationDir } from './cli-options.js';
 import { runMetrics, type RawRun } from './measurements.js';
 import { mergeBenches, type ResultsFolder } from './merge-results.js';
 import { writeResults } from './results.js';
@@ -30,9 +31,12 @@ async function main(): Promise<void> {
     if (!values.help) process.exitCode = 2;
     return;
   }
-  const out = resolve(values.out);
-  if (positionals.some((d) => resolve(d) === out)) throw new Error('--out must be a new folder, not one of the folders merged');
-  const merged = mergeBenches(positionals.map(readFolder));
+  // Relative to where npm run was typed, as the bench's own paths (npm runs the script in lab/).
+  const cwd = invocationDir();
+  const out = resolve(cwd, values.out);
+  const folders = positionals.map((d) => resolve(cwd, d));
+  if (folders.includes(out)) throw new Error('--out must be a new folder, not one of the folders merged');
+  const merged = mergeBenches(folders.map(readFolder));
   mkdirSync(out, { recursive: true });
   const metrics = merged.runs.map(runMetrics);
   const report = await writeResults({ dir: out, config: merged.config, env: merged.env, raw: merged.runs, metrics, preface: merged.preface, log: (l) => console.error(l) });

@@ -41,6 +41,11 @@ describe.skipIf(!support.ok)('lab bench smoke: unpaced vs Sammy with a paced UDP
       expect(m.chunkThroughputMbps!, `${m.arm} chunk throughput`).toBeLessThan(BOTTLENECK_MBPS * 1.1);
       expect(m.neighbourMetric?.samples, `${m.arm} UDP samples`).toBeGreaterThan(1000);
     }
+    // The page reads the origin's delivery records (the video RTT and the refetch count come from them).
+    for (const r of result.runs) {
+      expect(r.errors, `${r.arm} errors`).toEqual([]);
+      expect(r.records.length, `${r.arm} delivery records`).toBeGreaterThan(0);
+    }
   });
 
   it('delays every packet on the path by the configured round trip, without breaking TCP', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrace } from 'sammy-pacing-core/traces';
-import { parseCliArgs } from '../src/cli-options.js';
+import { invocationDir, parseCliArgs } from '../src/cli-options.js';
 import { benchRunCount } from '../src/bench.js';
 import { DEFAULT_TRACE_DURATION_SECONDS, TRACE_ARMS } from '../src/config.js';
 import type { LinkSample } from '../src/delay-line.js';
@@ -69,6 +69,23 @@ describe('--trace and --traces', () => {
     if (parsed.help) throw new Error('help');
     expect(parsed.config.traces?.map((t) => t.id)).toEqual(['hsdpa/norway_bus_1']);
     expect(parsed.config.arms).toEqual(['unpaced', 'sammy']);
+  });
+
+  it('reads relative paths from where npm run was typed (INIT_CWD), not the workspace folder npm runs the script in', () => {
+    tree();
+    // `npm run bench:lab -- --traces ../x` from the repository's root: npm sets INIT_CWD there and runs in lab/.
+    expect(invocationDir({ INIT_CWD: dir })).toBe(dir);
+    expect(invocationDir({})).toBe(process.cwd());
+    const parsed = parseCliArgs(['--traces', 'set', '--families', 'hsdpa', '--results', 'out', '--media-dir', 'media'], dir);
+    if (parsed.help) throw new Error('help');
+    expect(parsed.config.traces?.map((t) => t.id)).toEqual(['hsdpa/norway_bus_1']);
+    expect(parsed.config.traceSource).toBe(join(dir, 'set'));
+    expect(parsed.config.resultsDir).toBe(join(dir, 'out'));
+    expect(parsed.config.mediaDir).toBe(join(dir, 'media'));
+    const one = parseCliArgs(['--trace', join('set', 'hsdpa', 'norway_bus_1')], dir);
+    if (one.help) throw new Error('help');
+    expect(one.config.traces?.map((t) => t.file)).toEqual([join(dir, 'set', 'hsdpa', 'norway_bus_1')]);
+    expect(() => parseCliArgs(['--traces', 'set'], join(dir, 'elsewhere'))).toThrow(/not a folder/);
   });
 
   it('refuses what cannot run, naming the file and line', () => {
