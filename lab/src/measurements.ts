@@ -407,11 +407,13 @@ export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number; sour
  * refetches its buffer after a step up). Each is a whole segment's bytes that queued at the bottleneck
  * and added no buffer. From the origin's delivery records, which see every request, aborted ones
  * included (the page's Resource Timing misses some of those). Undefined when the records cannot tell:
- * behind an edge (a cache hit never reaches the origin) or next to a second video session (both
+ * unread (the run's errors say why), behind an edge (a cache hit never reaches the origin) or next to a second video session (both
  * sessions fetch the same segments from the same origin).
  */
 export function videoRefetches(run: RawRun): number | undefined {
   if ((run.edge ?? 'none') !== 'none' || run.neighbour === 'video') return undefined;
+  // The records could not be read (run.ts notes why): no record is not no refetch.
+  if (run.errors.some((e) => e.startsWith('records:'))) return undefined;
   // Video representations: those the page played as video or the player's CMCD called video, never audio ones.
   const reps = (type: 'video' | 'audio', ot: string) =>
     new Set([

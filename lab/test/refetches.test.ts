@@ -62,6 +62,11 @@ describe('video segments fetched again', () => {
     expect(videoRefetches(run(RECORDS, 'none', 'video'))).toBeUndefined();
   });
 
+  it('does not know when the records could not be read (an empty list is not "no refetch")', () => {
+    expect(videoRefetches({ ...run([]), errors: ['records: Unexpected token'] })).toBeUndefined();
+    expect(videoRefetches(run([]))).toBe(0);
+  });
+
   it('reaches runs.csv and the sweep reads it back', () => {
     const m = runMetrics(run(RECORDS));
     expect(m.videoRefetches).toBe(3);
