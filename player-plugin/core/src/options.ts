@@ -5,6 +5,12 @@
  */
 import { DEFAULT_PARAMETERS } from './config.js';
 
+/**
+ * The adapters' own options, beside the tunables: their one list. adapter/kit.ts holds
+ * `AdapterOptions` (adapter/types.ts) and what the kit takes out of it to these keys, by the compiler.
+ */
+export const ADAPTER_OPTIONS = ['mode', 'enabled', 'cmcdMode', 'bufferTargetSeconds', 'initialHistory'] as const;
+
 /** Edit distance between two names (insertions, deletions, substitutions; a changed case counts). */
 function distance(a: string, b: string): number {
   let row = [...Array(b.length + 1).keys()];
@@ -16,6 +22,6 @@ function distance(a: string, b: string): number {
 export function nearestOption(key: string): string {
   // Renamed: the player's level, no longer a name shared with the pace's own full level.
   if (key === 'maxBufferSeconds') return 'bufferTargetSeconds';
-  const known = ['mode', 'enabled', 'cmcdMode', 'bufferTargetSeconds', 'initialHistory', ...Object.keys(DEFAULT_PARAMETERS)];
+  const known = [...ADAPTER_OPTIONS, ...Object.keys(DEFAULT_PARAMETERS)];
   return known.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
 }

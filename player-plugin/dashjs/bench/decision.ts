@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { reportBundleCost } from './bundle-cost.js';
 import { writeRtp } from 'sammy-pacing-protocol';
-import { DEFAULT_PARAMETERS, decideBitrate, decidePace, harmonicMeanKbps } from 'sammy-pacing-core';
+import { createSession, DEFAULT_PARAMETERS, decideBitrate, decidePace, harmonicMeanKbps, memoryStore } from 'sammy-pacing-core';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 const SAMPLES = [14_000, 16_500, 15_200, 17_000, 16_100, 15_900];
@@ -39,12 +39,25 @@ const decision = (i: number) => {
   });
   return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, fullBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
 };
+// What a player runs per request: a session's bitrate choice and its decide (the pace above, plus probe and hold).
+const session = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
+session.playback({ type: 'playing' });
+const sessionDecision = (i: number) => {
+  const buffer = i % 31;
+  const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: buffer });
+  const bitrateKbps = choice?.bitrateKbps ?? LADDER[0]!;
+  const decided = session.decide({ mediaType: 'video', bitrateKbps, url: 'seg.m4s', bufferTargetSeconds: 30, tracks: { video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } });
+  session.addSample(decided, { bytes: 2_000_000, durationMs: 1000 + (i % 7) * 100 });
+  return decided.paceRateKbps;
+};
 const rewrite = (i: number) => writeRtp({ url: URL_WITH_CMCD, headers: {} }, 15_000 + (i % 10) * 100, 'query');
 
 const decisionNs = medianNs(decision);
+const sessionNs = medianNs(sessionDecision, 50_000);
 const rewriteNs = medianNs(rewrite, 50_000);
 console.log('Sammy plugin benchmark');
 console.log(`  rule decision (bitrate + pace rate), median : ${(decisionNs / 1000).toFixed(2)} µs`);
+console.log(`  session choice + decide + sample, median     : ${(sessionNs / 1000).toFixed(2)} µs`);
 console.log(`  CMCD rewrite of one request, median         : ${(rewriteNs / 1000).toFixed(2)} µs`);
 console.log(`  ratio rewrite / decision                    : ${(rewriteNs / decisionNs).toFixed(1)}×`);
 

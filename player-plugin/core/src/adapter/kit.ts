@@ -9,6 +9,18 @@ import type { MediaKind } from '../policy/types.js';
 import { createSession, type SammySession } from '../session/session.js';
 import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
+import type { SammyParameters } from '../config.js';
+import type { ADAPTER_OPTIONS } from '../options.js';
+
+/** The adapters' own option keys (options.ts ADAPTER_OPTIONS), which the compiler holds to `AdapterOptions` both ways. */
+type AdapterOptionKey = (typeof ADAPTER_OPTIONS)[number];
+// (A type, not code: the bundle carries none of it.)
+type OwnKeysListed<T extends true> = T;
+type ListedOnce = OwnKeysListed<
+  [AdapterOptionKey] extends [Exclude<keyof AdapterOptions<unknown>, keyof SammyParameters>]
+    ? [Exclude<keyof AdapterOptions<unknown>, keyof SammyParameters>] extends [AdapterOptionKey] ? true : false
+    : false
+>;
 
 /** What an adapter tells the kit about its player; the player-derived defaults follow from it alone. */
 export interface PlayerDescription<Settings> {
@@ -102,7 +114,8 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
   const session = createSession({
-    parameters: { initialVideoBitrateKbps: start, ...parameters }, // (an undefined override keeps the default)
+    // (An undefined override keeps the default; the compiler checks every adapter option was taken out above.)
+    parameters: { initialVideoBitrateKbps: start, ...(parameters satisfies Partial<SammyParameters> & { [K in AdapterOptionKey]?: never }) },
     enabled,
     initialHistory,
     playerAbr: playerAbr(),

@@ -2,7 +2,7 @@ import type { SammyParameters } from '../config.js';
 import { selectBitrateKbps } from './bitrate.js';
 import { roundRtpKbps } from 'sammy-pacing-protocol';
 import { heldPaceKbps, type HoldLimits } from './hold.js';
-import { paceRateKbps } from './pace-rate.js';
+import { paceRateKbps, type PaceRateInput } from './pace-rate.js';
 import type { MediaKind, Phase } from './types.js';
 
 export interface BitrateDecisionInput {
@@ -87,13 +87,27 @@ export interface PaceDecisionInput {
    * arrives the viewer watches the rung below (README, "The evidence").
    */
   refetchKbps?: number;
+  /** A refetch on a link measured capping the downloads: paced at `refetchKbps` exactly (a pace above the link paces nothing). */
+  atLink?: boolean;
   parameters: Readonly<SammyParameters>;
+}
+
+/** The schedule's pace, kbps, unrounded (pace-rate.ts); undefined: nothing is paced in the initial phase or without a pace base. */
+export function schedulePaceKbps(phase: Phase, input: PaceRateInput): number | undefined {
+  return phase === 'initial' || !(input.paceBaseKbps > 0) ? undefined : paceRateKbps(input);
+}
+
+/**
+ * A request's `rtp` from the schedule's pace (kbps, rounded to 100; undefined: unpaced): held
+ * (hold.ts), lifted to a refetch's rate, or at the link. The one pace formula: the session runs
+ * it through probe.ts's `paceRequest`, and `decidePace` (the decision bench) through this.
+ */
+export function requestPaceKbps(scheduleKbps: number | undefined, hold: HoldLimits | undefined, refetchKbps = 0, atLink?: boolean): number | undefined {
+  return scheduleKbps === undefined ? undefined : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
 }
 
 /** The `rtp` for a request (kbps, rounded to 100), or undefined: nothing is paced in the initial phase. */
 export function decidePace(input: PaceDecisionInput): number | undefined {
-  if (input.phase === 'initial' || !(input.paceBaseKbps > 0)) return undefined;
-  const scheduleKbps = paceRateKbps({ ...input, ...input.parameters });
-  const { hold } = input;
-  return roundRtpKbps(Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, input.refetchKbps ?? 0));
+  // Parameters first, then the input (no key in both): V8 then clones the frozen parameters on its fast path.
+  return requestPaceKbps(schedulePaceKbps(input.phase, { ...input.parameters, ...input }), input.hold, input.refetchKbps, input.atLink);
 }

@@ -9,7 +9,8 @@
  */
 import { roundRtpKbps } from 'sammy-pacing-protocol';
 import type { SammyParameters } from '../config.js';
-import { heldPaceKbps, holdLimits } from './hold.js';
+import { requestPaceKbps } from './decide.js';
+import { holdLimits } from './hold.js';
 import { appendBounded, harmonicMeanKbps } from './throughput.js';
 
 export interface ProbeState {
@@ -111,7 +112,7 @@ export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonl
   // A refetch on a link measured capping the downloads goes at that link's rate (faster only
   // queues), and like a held segment measures its pace, not the link: the probes alone see a rise.
   const atLink = refetch && state.linkLimited;
-  const paceRateKbps = scheduleKbps === undefined ? undefined : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
+  const paceRateKbps = requestPaceKbps(scheduleKbps, hold, refetchKbps, atLink);
   const held = scheduleKbps !== undefined && (atLink || paceRateKbps! < roundRtpKbps(scheduleKbps));
   const next = { ...state, unheldLeft: refetch ? state.unheldLeft - 1 : state.unheldLeft };
   // (Refetches, held or not, restart the count: the probe comes probeInterval requests after them.)

@@ -8,8 +8,8 @@
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
 import { initialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
-import { decideBitrate, type BitrateChoice } from '../policy/decide.js';
-import { paceRateKbps, paceRungKbps } from '../policy/pace-rate.js';
+import { decideBitrate, schedulePaceKbps, type BitrateChoice } from '../policy/decide.js';
+import { paceRungKbps } from '../policy/pace-rate.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
 import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { fullBufferSeconds, resolveParameters } from '../policy/parameters.js';
@@ -217,8 +217,8 @@ export function createSession(config: SessionConfig = {}) {
       const choice = choices[mediaType];
       const fromChoice = choice !== undefined && choice.phase === phase() && choice.bitrateKbps === request.bitrateKbps;
       // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
-      const scheduleKbps = active && phase() !== 'initial' && paceBaseKbps > 0
-        ? paceRateKbps({ ...params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
+      const scheduleKbps = active
+        ? schedulePaceKbps(phase(), { ...params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
         : undefined;
       const paced = paceRequest(
         probe,
