@@ -3,6 +3,7 @@
  * or `--workers N` (node:cluster) to use every core. Measured from /proc over all its processes (the primary and
  * its workers), its event-loop delay read from its own /metrics (prom-client's, summed over the workers).
  */
+import { readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { closeChild, spawnNodeChild } from './child-process.js';
 import { childrenOf } from './scale-edges.js';
@@ -27,6 +28,22 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A cluster's workers: the primary's children that run its own executable. Not every child is one: tsx's
+ * esbuild service is a child too while a cold cache (a fresh clone) has files to transform.
+ */
+function workersOf(primary: number): number[] {
+  const exe = (pid: number) => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      return undefined; // gone meanwhile
+    }
+  };
+  const own = exe(primary);
+  return childrenOf(primary).filter((pid) => own !== undefined && exe(pid) === own);
+}
+
 export async function startReference(opts: { mediaDir: string; workers: number }): Promise<RunningReference> {
   const port = await freePort();
   const args = ['--port', String(port), '--no-https', '--media-dir', opts.mediaDir, '--workers', String(opts.workers),
@@ -38,7 +55,7 @@ export async function startReference(opts: { mediaDir: string; workers: number }
   // Up once /metrics answers (in a cluster: once every worker can be asked, the primary sums them).
   for (;;) {
     const status = await fetch(`${url}/metrics`).then((r) => String(r.status), (err: Error) => err.message);
-    const workers = childrenOf(child.pid!).length;
+    const workers = workersOf(child.pid!).length;
     if (status === '200' && (opts.workers === 1 || workers === opts.workers)) break;
     if (child.exitCode !== null || Date.now() > until) {
       throw new Error(`the reference server did not start (exit ${child.exitCode}, /metrics: ${status}, ${workers} of ${opts.workers} workers)`);
