@@ -21,3 +21,4 @@ export { splitUrl, isCmcdParam, withoutCmcd, pathOf, type UrlParts } from './cmc
 export { MAX_CMCD_PAYLOAD_BYTES, readRtp, readCmcdRequest, type HeaderRecord, type RtpReading, type CmcdRequestReading } from './cmcd-read.js';
 export { checkCmcdMode, writeRtp, type CmcdMode, type CmcdCarrier } from './cmcd-write.js';
 export { CMCD_OBJECT_TYPES, MEDIA_OBJECT_TYPES, SHARED_CONNECTION_IDLE_MS, CONNECTION_PACE_REASONS, decideConnectionPace, type CmcdObjectType, type ConnectionPaceInput, type ConnectionPaceReason, type ConnectionPaceDecision } from './shared-connection.js';
+export { nearestName } from './nearest-name.js';

@@ -5,6 +5,7 @@
  * cannot work is a RangeError. Each entry keeps one list of its options, a check per key typed by
  * its options interface, from which the known keys of the message come.
  */
+import { nearestName } from 'sammy-pacing-protocol';
 
 /** Checks one option's value (defined), throwing with the entry's and the option's name. */
 export type OptionCheck<T> = (value: unknown, name: string) => asserts value is T;
@@ -21,26 +22,6 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** Edit distance (insert, delete, replace), case-insensitive: how far a misspelt key is from a known one. */
-function distance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[y.length]!;
-}
-
-/** The known key nearest to `key`. */
-export function nearestKey(key: string, known: readonly string[]): string {
-  let best = known[0]!;
-  for (const k of known) if (distance(key, k) < distance(key, best)) best = k;
-  return best;
-}
-
 /**
  * Checks `options` of entry `entry` (e.g. `sammyPacing`) against `checks`: an object, only known keys,
  * each value that is set (not undefined or null) of its type. Returns the options, typed.
@@ -52,7 +33,7 @@ export function checkOptions<T extends object>(entry: string, options: unknown, 
   const known = Object.keys(checks);
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(checks, key)) {
-      throw new TypeError(`${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestKey(key, known))}?`);
+      throw new TypeError(`${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestName(key, known))}?`);
     }
   }
   for (const key of known) {

@@ -3,6 +3,7 @@
  * that is neither is refused (policy/parameters.ts) with the nearest known one, as a typo in a
  * script-tag page would otherwise change nothing and say nothing.
  */
+import { nearestName } from 'sammy-pacing-protocol';
 import { DEFAULT_PARAMETERS } from './config.js';
 
 /**
@@ -11,17 +12,9 @@ import { DEFAULT_PARAMETERS } from './config.js';
  */
 export const ADAPTER_OPTIONS = ['mode', 'enabled', 'cmcdMode', 'bufferTargetSeconds', 'initialHistory'] as const;
 
-/** Edit distance between two names (insertions, deletions, substitutions; a changed case counts). */
-function distance(a: string, b: string): number {
-  let row = [...Array(b.length + 1).keys()];
-  for (const c of a) row = row.reduce<number[]>((next, d, j) => [...next, j ? Math.min(d + 1, next[j - 1]! + 1, row[j - 1]! + +(c !== b[j - 1])) : d + 1], []);
-  return row[b.length]!;
-}
-
 /** The known option nearest to an unknown one: an adapter's own option or a tunable. */
 export function nearestOption(key: string): string {
   // Renamed: the player's level, no longer a name shared with the pace's own full level.
   if (key === 'maxBufferSeconds') return 'bufferTargetSeconds';
-  const known = [...ADAPTER_OPTIONS, ...Object.keys(DEFAULT_PARAMETERS)];
-  return known.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
+  return nearestName(key, [...ADAPTER_OPTIONS, ...Object.keys(DEFAULT_PARAMETERS)]);
 }
