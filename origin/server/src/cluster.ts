@@ -112,7 +112,7 @@ export function runPrimary(opts: PrimaryOptions): void {
           announced = true;
           for (const line of m.stdout) log(line);
           for (const line of m.stderr) error(line);
-          log(`sammy-origin: ${opts.workers} workers (node:cluster) share these ports; ${'/metrics'} sums them all, and each one's records show every worker's responses`);
+          log(`sammy-origin: ${opts.workers} workers (node:cluster) share these ports; /metrics sums them all, and each one's records show every worker's responses`);
         }
         break;
       }
