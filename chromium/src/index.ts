@@ -37,7 +37,9 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env.CHROMIUM_PATH?.trim();
   if (explicit) {
     if (isExecutable(explicit)) return explicit;
-    throw new Error(`CHROMIUM_PATH=${explicit} is not an executable file. Point it at a Chromium or Chrome binary, or unset it to use ${CHROMIUM_CANDIDATES.join(', ')}.`);
+    throw new Error(
+      `CHROMIUM_PATH=${explicit} is not an executable file. Point it at a Chromium or Chrome binary, or unset it to use ${CHROMIUM_CANDIDATES.join(', ')}.`,
+    );
   }
   const found = CHROMIUM_CANDIDATES.find(isExecutable);
   if (found) return found;

@@ -137,8 +137,22 @@ export class Charts {
         scales: { kbps: { distr: 3, log: 10 } },
         axes: [axis('kbps', 'Mbps (log)', mbpsTicks)],
         lines: [
-          { source: 'chunkThroughput', label: 'chunk throughput (client)', color: '#2563eb', style: 'points', scale: 'kbps', format: formatRate },
-          { source: 'achievedRate', label: 'achieved (server record)', color: '#ea580c', style: 'hollow-points', scale: 'kbps', format: formatRate },
+          {
+            source: 'chunkThroughput',
+            label: 'chunk throughput (client)',
+            color: '#2563eb',
+            style: 'points',
+            scale: 'kbps',
+            format: formatRate,
+          },
+          {
+            source: 'achievedRate',
+            label: 'achieved (server record)',
+            color: '#ea580c',
+            style: 'hollow-points',
+            scale: 'kbps',
+            format: formatRate,
+          },
           { source: 'paceRate', label: 'pace rate (rtp)', color: '#16a34a', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'bitrate', label: 'bitrate', color: '#7c3aed', style: 'step', scale: 'kbps', format: formatRate },
           { source: 'topBitrate', label: 'top bitrate', color: '#6b7280', style: 'dashed-step', scale: 'kbps', format: formatRate },
@@ -154,7 +168,14 @@ export class Charts {
         axes: [axis('kbps', 'Gbps (log)', gbpsTicks)],
         lines: [
           // Read before the body was sent: the connection's rate so far, not this response's.
-          { source: 'tcpDeliveryRate', label: 'kernel TCP delivery rate at response start', color: '#0f766e', style: 'small-points', scale: 'kbps', format: formatRate },
+          {
+            source: 'tcpDeliveryRate',
+            label: 'kernel TCP delivery rate at response start',
+            color: '#0f766e',
+            style: 'small-points',
+            scale: 'kbps',
+            format: formatRate,
+          },
         ],
         shade: { color: 'rgba(22, 163, 74, 0.08)', intervals: shading.paced },
       },
@@ -164,7 +185,14 @@ export class Charts {
         scales: { s: { range: (_u, _min, max) => [0, Math.max(10, Math.ceil((max ?? 0) / 5) * 5)] } },
         axes: [axis('s', 'seconds')],
         lines: [
-          { source: 'bufferLevel', label: 'video buffer level', color: '#0891b2', style: 'step', scale: 's', format: (v) => formatDuration(v * 1000) },
+          {
+            source: 'bufferLevel',
+            label: 'video buffer level',
+            color: '#0891b2',
+            style: 'step',
+            scale: 's',
+            format: (v) => formatDuration(v * 1000),
+          },
         ],
         shade: { color: 'rgba(220, 38, 38, 0.25)', intervals: shading.stalls },
       },
@@ -181,7 +209,14 @@ export class Charts {
         ],
         lines: [
           { source: 'rtt', label: 'RTT (smoothed)', color: '#db2777', style: 'points', scale: 'ms', format: (v) => `${v.toFixed(2)} ms` },
-          { source: 'retransmits', label: 'retransmits (connection total)', color: '#ca8a04', style: 'step', scale: 'count', format: (v) => String(Math.round(v)) },
+          {
+            source: 'retransmits',
+            label: 'retransmits (connection total)',
+            color: '#ca8a04',
+            style: 'step',
+            scale: 'count',
+            format: (v) => String(Math.round(v)),
+          },
         ],
       },
     ];
@@ -194,7 +229,10 @@ export class Charts {
   refresh(from: number, to: number): void {
     this.window = [from / 1000, Math.max(to, from + 1000) / 1000];
     for (const { plot, spec } of this.plots) {
-      const columns = alignSeries(spec.lines.map((l) => this.data.series[l.source]), from);
+      const columns = alignSeries(
+        spec.lines.map((l) => this.data.series[l.source]),
+        from,
+      );
       plot.setData(columns, true);
       // Away from the cursor the legend shows each series' latest value, not a row of dashes.
       if (plot.cursor.idx == null) plot.setLegend({ idxs: lastValueIndexes(columns) }, false);
@@ -214,7 +252,19 @@ export class Charts {
       cursor: { sync: { key: 'sammy-demo' }, drag: { x: false, y: false } },
       legend: { live: true },
       scales: { x: { time: true, range: () => this.window }, ...spec.scales },
-      axes: [{ font: FONT, labelFont: FONT, label: TIME_AXIS_LABEL, labelSize: 18, stroke: AXIS_STROKE, grid: GRID, space: 70, values: clockTicks }, ...spec.axes],
+      axes: [
+        {
+          font: FONT,
+          labelFont: FONT,
+          label: TIME_AXIS_LABEL,
+          labelSize: 18,
+          stroke: AXIS_STROKE,
+          grid: GRID,
+          space: 70,
+          values: clockTicks,
+        },
+        ...spec.axes,
+      ],
       series: [{ label: 'time', value: (_u, v) => (v == null ? '–' : formatClock(new Date(v * 1000))) }, ...spec.lines.map(seriesOptions)],
       plugins: spec.shade ? [shadePlugin(spec.shade.color, spec.shade.intervals)] : [],
     };

@@ -5,11 +5,7 @@ import { RECORD_EVENT, type DeliveryRecord } from 'sammy-pacing-protocol';
  * if the stream cannot be opened or is closed for good, so the page can fall back to
  * `Server-Timing`; a stream that drops after opening is retried by EventSource itself.
  */
-export function followDeliveryRecords(
-  url: string,
-  onRecord: (record: DeliveryRecord) => void,
-  onUnavailable: () => void,
-): () => void {
+export function followDeliveryRecords(url: string, onRecord: (record: DeliveryRecord) => void, onUnavailable: () => void): () => void {
   const source = new EventSource(url);
   let opened = false;
   source.onopen = () => {

@@ -34,10 +34,7 @@ export type SeriesName = (typeof SERIES_NAMES)[number];
 
 /** The graphs' data for one session. */
 export class GraphData {
-  readonly series = Object.fromEntries(SERIES_NAMES.map((name) => [name, new TimeSeries()])) as Record<
-    SeriesName,
-    TimeSeries
-  >;
+  readonly series = Object.fromEntries(SERIES_NAMES.map((name) => [name, new TimeSeries()])) as Record<SeriesName, TimeSeries>;
 
   /** Point count per series (what end-to-end tests wait on). */
   counts(): Record<SeriesName, number> {

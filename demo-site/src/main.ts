@@ -90,12 +90,14 @@ function applyMultiplier(name: 'c0' | 'c1', value: number): string | undefined {
 
 function setRecordsFeed(feed: RecordsFeed): void {
   recordsFeed = feed;
-  deliveryLabel.textContent = feed === 'following' ? "from the origin's delivery records" : 'none: this origin publishes no delivery records';
+  deliveryLabel.textContent =
+    feed === 'following' ? "from the origin's delivery records" : 'none: this origin publishes no delivery records';
 }
 
 // The origin's records cover every client: keep this session's own video responses, matched by record id.
 const ownRecords = new OwnRecords<MediaKind>((record: DeliveryRecord, kind) => {
-  if (kind === 'video' && !record.aborted && record.achievedKbps !== undefined) graph.series.achievedRate.push(record.finishedAt, record.achievedKbps);
+  if (kind === 'video' && !record.aborted && record.achievedKbps !== undefined)
+    graph.series.achievedRate.push(record.finishedAt, record.achievedKbps);
 });
 
 function onRecord(record: DeliveryRecord): void {
@@ -112,7 +114,8 @@ function onServerTiming({ requestedAt, respondedAt: time, url, report }: Resourc
   if (cc !== undefined) ccLabel.textContent = state.cc === undefined || state.cc === cc ? `server uses ${cc}` : `server kept ${cc}`;
   if (report.rttMs !== undefined) graph.series.rtt.push(time, report.rttMs);
   if (report.retransmits !== undefined) graph.series.retransmits.push(time, report.retransmits);
-  if (report.deliveryRateKbps !== undefined && requested.kindOf(url) === 'video') graph.series.tcpDeliveryRate.push(time, report.deliveryRateKbps);
+  if (report.deliveryRateKbps !== undefined && requested.kindOf(url) === 'video')
+    graph.series.tcpDeliveryRate.push(time, report.deliveryRateKbps);
 }
 
 function onDecision(d: SammyDecision): void {

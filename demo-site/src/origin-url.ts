@@ -13,7 +13,12 @@ export function originBase(origin: string, pageOrigin: string): string {
  * generator writes `master.m3u8` next to `manifest.mpd`). Always absolute: Shaka's load() needs
  * it, and hls.js 1.7.4 sends the multivariant playlist without CMCD for a path.
  */
-function streamUrl(origin: string, pageOrigin: string, own: { ext: string; defaultPath: string }, other: { ext: string; name: string }): string {
+function streamUrl(
+  origin: string,
+  pageOrigin: string,
+  own: { ext: string; defaultPath: string },
+  other: { ext: string; name: string },
+): string {
   const base = originBase(origin, pageOrigin);
   const path = new URL(base).pathname;
   if (path.endsWith(own.ext)) return base;

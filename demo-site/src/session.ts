@@ -136,8 +136,12 @@ function compare(runs: readonly Run[]): PacedComparison | undefined {
   const throughputChange = relativeChange(unpacedThroughput, pacedThroughput);
   const bitrateChange = relativeChange(unpacedBitrate, pacedBitrate);
   if (
-    pacedThroughput === undefined || unpacedThroughput === undefined || throughputChange === undefined ||
-    pacedBitrate === undefined || unpacedBitrate === undefined || bitrateChange === undefined
+    pacedThroughput === undefined ||
+    unpacedThroughput === undefined ||
+    throughputChange === undefined ||
+    pacedBitrate === undefined ||
+    unpacedBitrate === undefined ||
+    bitrateChange === undefined
   ) {
     return undefined;
   }

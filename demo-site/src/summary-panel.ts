@@ -16,9 +16,7 @@ export class SummaryPanel {
       ['Median chunk throughput', formatRate(s.medianChunkThroughputKbps)],
       ['Video segments', String(s.chunks)],
     ];
-    this.list.replaceChildren(
-      ...rows.flatMap(([term, value]) => [el('dt', term), el('dd', value)]),
-    );
+    this.list.replaceChildren(...rows.flatMap(([term, value]) => [el('dt', term), el('dd', value)]));
 
     const c = s.comparison;
     this.comparison.classList.toggle('ready', c !== undefined);

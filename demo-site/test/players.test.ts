@@ -23,7 +23,15 @@ describe('player names', () => {
 describe('buffer ahead of the playhead', () => {
   it('is the rest of the range holding the playhead', () => {
     expect(bufferAhead([{ start: 0, end: 12 }], 4)).toBe(8);
-    expect(bufferAhead([{ start: 0, end: 4 }, { start: 8, end: 20 }], 10)).toBe(10);
+    expect(
+      bufferAhead(
+        [
+          { start: 0, end: 4 },
+          { start: 8, end: 20 },
+        ],
+        10,
+      ),
+    ).toBe(10);
   });
 
   it('counts a range starting just after the playhead (a gap the player jumps) from its start', () => {

@@ -16,7 +16,10 @@ describe('TimeSeries', () => {
     s.push(1, 1);
     s.push(2, 2);
     s.push(3, 3);
-    expect(s.points()).toEqual([{ t: 2, v: 2 }, { t: 3, v: 3 }]);
+    expect(s.points()).toEqual([
+      { t: 2, v: 2 },
+      { t: 3, v: 3 },
+    ]);
   });
 
   it('ignores points without a time and turns non-finite values into gaps', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { baselineSeconds, DEFAULT_BASELINE_SECONDS, DEFAULT_STATE, MAX_BASELINE_SECONDS, normaliseOrigin, parseDemoState, serialiseDemoState } from '../src/url-state.js';
+import {
+  baselineSeconds,
+  DEFAULT_BASELINE_SECONDS,
+  DEFAULT_STATE,
+  MAX_BASELINE_SECONDS,
+  normaliseOrigin,
+  parseDemoState,
+  serialiseDemoState,
+} from '../src/url-state.js';
 
 describe('URL state', () => {
   it('gives the defaults for an empty query: dash.js, local origin, Sammy on, plugin c0/c1, no cc, CMCD query', () => {
@@ -30,11 +38,20 @@ describe('URL state', () => {
 
   it('reads each player by its URL name; case and spelling must match', () => {
     expect(['dashjs', 'shaka', 'hlsjs'].map((p) => parseDemoState(`player=${p}`).player)).toEqual(['dashjs', 'shaka', 'hlsjs']);
-    for (const wrong of ['Shaka', 'hls.js', 'dash.js', '', 'shaka ']) expect(parseDemoState(new URLSearchParams({ player: wrong })).player).toBe('dashjs');
+    for (const wrong of ['Shaka', 'hls.js', 'dash.js', '', 'shaka '])
+      expect(parseDemoState(new URLSearchParams({ player: wrong })).player).toBe('dashjs');
   });
 
   it('round-trips through serialise and parse', () => {
-    const state = { player: 'shaka' as const, origin: 'http://localhost:18080', sammy: false, c0: 2.8, c1: 1.6, cc: 'cubic' as const, cmcd: 'header' as const };
+    const state = {
+      player: 'shaka' as const,
+      origin: 'http://localhost:18080',
+      sammy: false,
+      c0: 2.8,
+      c1: 1.6,
+      cc: 'cubic' as const,
+      cmcd: 'header' as const,
+    };
     expect(parseDemoState(serialiseDemoState(state))).toEqual(state);
   });
 

@@ -26,7 +26,11 @@ export async function openDemo(page: Page, query: string): Promise<{ watched: Wa
  * Independent of whether they were paced, so a missing rtp shows up as an assertion on the
  * requests rather than as a timeout.
  */
-export async function waitForPlayingVideoSegments(page: Page, count: number, only: { enabled?: boolean; after?: number; minPacedSendMs?: number } = {}): Promise<void> {
+export async function waitForPlayingVideoSegments(
+  page: Page,
+  count: number,
+  only: { enabled?: boolean; after?: number; minPacedSendMs?: number } = {},
+): Promise<void> {
   await page.waitForFunction(
     ([n, on, after, minSendMs]) => {
       const log = window.__e2e;
@@ -36,7 +40,8 @@ export async function waitForPlayingVideoSegments(page: Page, count: number, onl
         log.decisions.filter((d) => d.mediaType === 'video' && d.time > from && (on === null || d.enabled === on)).map((d) => d.url),
       );
       // minSendMs: only paced segments that take at least that long to send at their pace (a large, top-rung one).
-      const counted = (s: (typeof log.samples)[number]) => minSendMs === null || (s.paceRateKbps !== undefined && (s.bytes * 8) / s.paceRateKbps >= minSendMs);
+      const counted = (s: (typeof log.samples)[number]) =>
+        minSendMs === null || (s.paceRateKbps !== undefined && (s.bytes * 8) / s.paceRateKbps >= minSendMs);
       return log.samples.filter((s) => urls.has(s.url) && counted(s)).length >= n;
     },
     [count, only.enabled ?? null, only.after ?? -Infinity, only.minPacedSendMs ?? null] as const,
@@ -71,7 +76,10 @@ export function pairRequests(requests: readonly CapturedRequest[], log: PageLog)
  * page saw playback stall again, or a seek (the initial phase once more, unpaced by design). An
  * unpaced decision after playback started that no stall or seek explains fails. Returns the paced ones.
  */
-export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<PageLog, 'playingAt' | 'stalls' | 'seeks'>): { paced: Paired[] } {
+export function expectRtpFollowsPlayback(
+  paired: readonly Paired[],
+  log: Pick<PageLog, 'playingAt' | 'stalls' | 'seeks'>,
+): { paced: Paired[] } {
   const playingAt = log.playingAt!;
   expect(playingAt, "the video's first 'playing'").toBeDefined();
   const before = paired.filter((p) => p.decision.time < playingAt);
@@ -81,7 +89,10 @@ export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<Pa
     expect(request.rtp, `rtp before playback started on ${request.path}`).toBeUndefined();
     expect(decision).toMatchObject({ phase: 'initial', paceRateKbps: undefined });
   }
-  test.info().annotations.push({ type: 'stalls and seeks after playback started', description: JSON.stringify({ stalls: log.stalls, seeks: log.seeks }) });
+  test.info().annotations.push({
+    type: 'stalls and seeks after playback started',
+    description: JSON.stringify({ stalls: log.stalls, seeks: log.seeks }),
+  });
   for (const { request, decision } of after) {
     const what = `${request.path}, requested ${decision.time - playingAt} ms after the first 'playing'`;
     expect(request.rtp, `rtp on ${what}`).toBe(decision.paceRateKbps);
@@ -89,7 +100,10 @@ export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<Pa
       expect(request.rtp, `rtp on ${what}`).toBeDefined();
       expect(request.rtp! % RTP_STEP_KBPS).toBe(0);
     } else {
-      expect(duringStallOrSeek(log, decision.time), `initial phase (unpaced) at ${what}, outside any stall or seek the page saw: ${JSON.stringify({ stalls: log.stalls, seeks: log.seeks })}`).toBe(true);
+      expect(
+        duringStallOrSeek(log, decision.time),
+        `initial phase (unpaced) at ${what}, outside any stall or seek the page saw: ${JSON.stringify({ stalls: log.stalls, seeks: log.seeks })}`,
+      ).toBe(true);
       expect(request.rtp, `rtp on ${what} (initial phase)`).toBeUndefined();
     }
   }
@@ -98,12 +112,25 @@ export function expectRtpFollowsPlayback(paired: readonly Paired[], log: Pick<Pa
 
 /** Every graph series has points (Server-Timing and the records stream reached the page), and each chart is drawn. */
 export async function expectGraphs(page: Page): Promise<void> {
-  const needed = ['chunkThroughput', 'achievedRate', 'tcpDeliveryRate', 'paceRate', 'bitrate', 'topBitrate', 'bufferLevel', 'rtt', 'retransmits'];
+  const needed = [
+    'chunkThroughput',
+    'achievedRate',
+    'tcpDeliveryRate',
+    'paceRate',
+    'bitrate',
+    'topBitrate',
+    'bufferLevel',
+    'rtt',
+    'retransmits',
+  ];
   await expect
-    .poll(async () => {
-      const series = await page.evaluate(() => window.sammyDemo!.series());
-      return needed.filter((name) => !((series[name] ?? 0) > 0));
-    }, { message: 'graph series still empty' })
+    .poll(
+      async () => {
+        const series = await page.evaluate(() => window.sammyDemo!.series());
+        return needed.filter((name) => !((series[name] ?? 0) > 0));
+      },
+      { message: 'graph series still empty' },
+    )
     .toEqual([]);
   // uPlot draws into a canvas per chart; each must have a size.
   for (const id of ['chart-rates', 'chart-delivery', 'chart-buffer', 'chart-tcp']) {

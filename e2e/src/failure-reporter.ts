@@ -17,7 +17,11 @@ export default class FailureReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     if (result.status === test.expectedStatus) return;
-    const error = (result.error?.message ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, 6).join('\n');
+    const error = (result.error?.message ?? '')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .slice(0, 6)
+      .join('\n');
     this.failed.push({ title: test.titlePath().filter(Boolean).join(' › '), status: result.status, error });
   }
 

@@ -38,7 +38,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   // Generated into .cache/tls on first use, then reused. It names localhost: the URL says localhost,
   // the socket listens on 127.0.0.1.
   const tls = await devCertificate();
-  if (!tls.certPath) throw new Error("devCertificate() returned no certPath: the tests read the certificate to fetch the HTTPS origin's records");
+  if (!tls.certPath)
+    throw new Error("devCertificate() returned no certPath: the tests read the certificate to fetch the HTTPS origin's records");
   const origin = await startOrigin({ port: 0, host: '127.0.0.1', congestionControl: 'cubic' });
   const h2Origin = await startOrigin({ port: 0, host: '127.0.0.1', congestionControl: 'cubic', tls });
   process.env[ORIGIN_ENV] = origin.url;

@@ -68,7 +68,8 @@ let scripts: Map<string, Buffer> | undefined;
 function readScripts(): Map<string, Buffer> {
   scripts ??= new Map(
     Object.entries(SCRIPTS).map(([path, file]) => {
-      if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build -w sammy-pacing-hlsjs\` (and \`npm install\` for hls.js)`);
+      if (!existsSync(file))
+        throw new Error(`${file} is missing: run \`npm run build -w sammy-pacing-hlsjs\` (and \`npm install\` for hls.js)`);
       return [path, readFileSync(file)];
     }),
   );
@@ -87,7 +88,11 @@ export async function openHlsPage(page: Page, options: HlsPageOptions = {}): Pro
     return route.fulfill({ status: 404, body: 'not found' });
   });
   const watched = await watchPage(page, { demoHook: true });
-  const query = new URLSearchParams({ mode: options.mode ?? 'sammy', cmcd: options.cmcd ?? 'query', version: String(options.version ?? 1) });
+  const query = new URLSearchParams({
+    mode: options.mode ?? 'sammy',
+    cmcd: options.cmcd ?? 'query',
+    version: String(options.version ?? 1),
+  });
   await page.goto(`${origin}${HLS_PAGE_PATH}?${query}`);
   return watched;
 }
@@ -148,7 +153,9 @@ export async function expectOriginPacedAtRtp(paced: readonly CapturedRequest[], 
     const inPage = samples.find((s) => new URL(s.url).pathname === request.path)?.throughputKbps;
     // No achieved rate (a delivery too quick to time) fails as NaN.
     const ratio = (record.achievedKbps ?? NaN) / request.rtp!;
-    large.push(`${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps (page measured ${inPage === undefined ? '?' : Math.round(inPage)} kbps)`);
+    large.push(
+      `${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps (page measured ${inPage === undefined ? '?' : Math.round(inPage)} kbps)`,
+    );
     ratios.push(ratio);
     // A pace is a ceiling: never faster than asked, whatever the machine's load.
     expect(ratio, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
@@ -166,7 +173,10 @@ export async function expectOriginPacedAtRtp(paced: readonly CapturedRequest[], 
  */
 export async function waitForLargePacedVideo(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
-    ([n, minMs]) => (window.__e2e?.samples ?? []).filter((s) => s.mediaType === 'video' && s.paceRateKbps !== undefined && (s.bytes * 8) / s.paceRateKbps >= minMs).length >= n,
+    ([n, minMs]) =>
+      (window.__e2e?.samples ?? []).filter(
+        (s) => s.mediaType === 'video' && s.paceRateKbps !== undefined && (s.bytes * 8) / s.paceRateKbps >= minMs,
+      ).length >= n,
     [count, MIN_PACED_SEND_MS] as const,
     { timeout: 45_000 },
   );

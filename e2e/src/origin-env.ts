@@ -16,7 +16,10 @@ export const H2_CERT_ENV = 'SAMMY_E2E_H2_CERT';
 
 function required(name: string, what: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: ${what} is started by the global setup (src/global-setup.ts); run the tests with \`npm test -w @sammy/e2e\`.`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: ${what} is started by the global setup (src/global-setup.ts); run the tests with \`npm test -w @sammy/e2e\`.`,
+    );
   return value;
 }
 
@@ -47,5 +50,8 @@ export function h2SpkiHash(): string {
  * test checks `h2SpkiHash()` before it relies on it).
  */
 export function trustingDevCertificate(): LaunchOptions {
-  return { executablePath: findChromium(), args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`] };
+  return {
+    executablePath: findChromium(),
+    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${process.env[H2_SPKI_ENV] ?? ''}`],
+  };
 }

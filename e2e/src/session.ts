@@ -7,7 +7,16 @@ import { expect, type Page, type Request, type Response } from '@playwright/test
 import { mediaSegmentOf } from '@sammy/test-content';
 import { validateCmcdRequest, type CmcdDataValidationResult } from '@svta/cml-cmcd';
 import { get as httpsGet } from 'node:https';
-import { isCmcdParam, parseServerTiming, pathOf, readRtp, RECORDS_PATH, splitUrl, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
+import {
+  isCmcdParam,
+  parseServerTiming,
+  pathOf,
+  readRtp,
+  RECORDS_PATH,
+  splitUrl,
+  type DeliveryRecord,
+  type PacingReport,
+} from 'sammy-pacing-protocol';
 import { median as medianOf } from 'sammy-pacing-protocol/measure';
 import type { SammyDecision, SegmentSample } from 'sammy-pacing-dashjs';
 
@@ -137,11 +146,18 @@ export async function watchPage(page: Page, options: { demoHook: boolean }): Pro
   const headersRead = new Map<CapturedRequest, Promise<void>>();
   page.on('response', (response) => {
     const captured = byRequest.get(response.request());
-    if (captured) headersRead.set(captured, readServerTiming(response, captured).catch((error: Error) => void consoleErrors.push(`reading ${captured.url}: ${error.message}`)));
+    if (captured)
+      headersRead.set(
+        captured,
+        readServerTiming(response, captured).catch((error: Error) => void consoleErrors.push(`reading ${captured.url}: ${error.message}`)),
+      );
   });
   page.on('requestfinished', (request) => {
     const captured = byRequest.get(request);
-    if (captured) settle(request, captured, headersRead.get(captured)).catch((error: Error) => consoleErrors.push(`reading ${captured.url}: ${error.message}`));
+    if (captured)
+      settle(request, captured, headersRead.get(captured)).catch((error: Error) =>
+        consoleErrors.push(`reading ${captured.url}: ${error.message}`),
+      );
   });
   page.on('requestfailed', (request) => {
     const captured = byRequest.get(request);
@@ -241,7 +257,12 @@ interface SammyDemoHookLike {
   };
   series(): Record<string, number>;
   /** What the summary panel shows (the demo's SessionSummary, the fields tests read). */
-  summary(): { chunks: number; startupDelayMs: number | undefined; runs: { paced: boolean }[]; comparison?: { chunkThroughputReduction: number } };
+  summary(): {
+    chunks: number;
+    startupDelayMs: number | undefined;
+    runs: { paced: boolean }[];
+    comparison?: { chunkThroughputReduction: number };
+  };
   /** The settings in effect, as the URL gives them. */
   state(): Record<string, unknown>;
   /** 'following' the origin's delivery records, or 'unavailable'. */

@@ -14,9 +14,25 @@ import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:ht
 import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { parseServerTiming } from 'sammy-pacing-protocol';
-import { expressAppFiles, LARGE_BYTES, LARGE_FILE, MEDIA_DIR, MIDDLEWARE_README, readMiddlewareReadme, WARM_FILE } from '../src/consumer/express-app.js';
+import {
+  expressAppFiles,
+  LARGE_BYTES,
+  LARGE_FILE,
+  MEDIA_DIR,
+  MIDDLEWARE_README,
+  readMiddlewareReadme,
+  WARM_FILE,
+} from '../src/consumer/express-app.js';
 import { readFile } from 'node:fs/promises';
-import { entryPoints, installArgsFromReadme, packPackages, peerFloor, pinInstallArg, publishablePackages, type PackageJson } from '../src/consumer/packages.js';
+import {
+  entryPoints,
+  installArgsFromReadme,
+  packPackages,
+  peerFloor,
+  pinInstallArg,
+  publishablePackages,
+  type PackageJson,
+} from '../src/consumer/packages.js';
 import { createTempApp, installedVersion, isInstalledCopy, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { freePort } from '../src/consumer/process.js';
 
@@ -67,7 +83,12 @@ interface Fetched {
 }
 
 /** One request to `base` on the given agent (one kept-alive socket), timed from send to the body's end. */
-function fetchOn(base: string, agent: Agent, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
+function fetchOn(
+  base: string,
+  agent: Agent,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const req = httpRequest(`${base}${path}`, { agent, method: options.method ?? 'GET', headers: options.headers }, (res) => {
@@ -124,12 +145,15 @@ for (const { label, version, types } of VARIANTS) {
       expect(isInstalledCopy(app!, '@ffmpeg-installer/ffmpeg'), 'ffmpeg must not come with the middleware').toBe(false);
     });
 
-    test('npm holds back koffi\'s install script and says so, as the README says', async () => {
+    test("npm holds back koffi's install script and says so, as the README says", async () => {
       const readme = await readFile(MIDDLEWARE_README, 'utf8');
-      expect(readme, 'the README names npm 11\'s install-script warning').toMatch(/npm 11 holds back/);
+      expect(readme, "the README names npm 11's install-script warning").toMatch(/npm 11 holds back/);
       // npm 11 reports every held-back script; the one the middleware brings is koffi's (express and cors have none).
       const held = installOutput.split('\n').filter((l) => /^npm warn install-scripts\s+\S+@\S+ \(/.test(l));
-      expect(held.map((l) => /install-scripts\s+(\S+?)@/.exec(l)![1]), installOutput).toEqual(['koffi']);
+      expect(
+        held.map((l) => /install-scripts\s+(\S+?)@/.exec(l)![1]),
+        installOutput,
+      ).toEqual(['koffi']);
     });
 
     test('strict tsc checks the README snippet and every server entry point; `node server.mjs` starts it as written', async () => {
@@ -137,10 +161,19 @@ for (const { label, version, types } of VARIANTS) {
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       // The snippet as printed reads PORT; no other change.
-      server = spawn(process.execPath, ['server.mjs'], { cwd: app!.dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn(process.execPath, ['server.mjs'], {
+        cwd: app!.dir,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
       server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
-      await expect.poll(async () => server!.exitCode === null && (await accepts(port)), { timeout: 20_000, message: `the server listens (output: ${serverOutput})` }).toBe(true);
+      await expect
+        .poll(async () => server!.exitCode === null && (await accepts(port)), {
+          timeout: 20_000,
+          message: `the server listens (output: ${serverOutput})`,
+        })
+        .toBe(true);
       await expect.poll(() => serverOutput).toContain(`serving ./${MEDIA_DIR} at http://localhost:${port}/media/`);
     });
 
@@ -210,12 +243,16 @@ for (const { label, version, types } of VARIANTS) {
         expect(preflight.status, 'preflight status').toBeGreaterThanOrEqual(200);
         expect(preflight.status, 'preflight status').toBeLessThan(300);
         expect([origin, '*']).toContain(preflight.headers['access-control-allow-origin']);
-        const allowed = String(preflight.headers['access-control-allow-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+        const allowed = String(preflight.headers['access-control-allow-headers'] ?? '')
+          .toLowerCase()
+          .split(/\s*,\s*/);
         for (const header of CMCD_HEADERS) expect(allowed, `Access-Control-Allow-Headers has ${header}`).toContain(header);
         const get = await fetchOn(base, agent, `/media/${WARM_FILE}`, { headers: { origin } });
         expect(get.status).toBe(200);
         expect([origin, '*']).toContain(get.headers['access-control-allow-origin']);
-        const exposed = String(get.headers['access-control-expose-headers'] ?? '').toLowerCase().split(/\s*,\s*/);
+        const exposed = String(get.headers['access-control-expose-headers'] ?? '')
+          .toLowerCase()
+          .split(/\s*,\s*/);
         expect(exposed, 'Access-Control-Expose-Headers').toContain('server-timing');
       } finally {
         agent.destroy();

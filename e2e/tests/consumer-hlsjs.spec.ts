@@ -51,7 +51,9 @@ test('strict tsc passes on the README snippet and on every entry point it instal
   await app!.bin('vite', ['build']);
 });
 
-test('the built app plays the HLS playlists in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({ page }) => {
+test('the built app plays the HLS playlists in Chromium; rtp on the wire = the printed pace = the pace the origin applied', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { watched } = await expectServedAppPlaysPaced(page, `${app!.dir}/dist`);
   const master = watched.requests.find((r) => r.path === DEFAULT_HLS_MASTER_PATH);

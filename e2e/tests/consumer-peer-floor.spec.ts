@@ -12,7 +12,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectServedAppPlaysPaced, type PlaysPacedOptions } from '../src/consumer/plays-paced.js';
-import { entryPoints, installArgsFromReadme, packPackages, peerFloor, pinInstallArg, publishablePackages, tarballName } from '../src/consumer/packages.js';
+import {
+  entryPoints,
+  installArgsFromReadme,
+  packPackages,
+  peerFloor,
+  pinInstallArg,
+  publishablePackages,
+  tarballName,
+} from '../src/consumer/packages.js';
 import { createTempApp, installedVersion, npmInstall, type TempApp } from '../src/consumer/temp-app.js';
 import { readDashjsReadme, viteAppFiles } from '../src/consumer/vite-app.js';
 import { readHlsjsReadme } from '../src/consumer/hlsjs-readme.js';
@@ -107,7 +115,8 @@ for (const { player, adapter, readme, plays } of APPS) {
     test('strict tsc passes on the README snippet and the entry points against that player, and vite build succeeds', async () => {
       await app!.bin('tsc', []);
       const playerErrors = await typeCheckBesidesPlayer(app!, player);
-      if (playerErrors.length > 0) test.info().annotations.push({ type: `${player}@${floor}'s own type errors`, description: playerErrors.join('\n') });
+      if (playerErrors.length > 0)
+        test.info().annotations.push({ type: `${player}@${floor}'s own type errors`, description: playerErrors.join('\n') });
       await app!.bin('vite', ['build']);
     });
 

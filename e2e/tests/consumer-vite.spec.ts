@@ -50,7 +50,9 @@ test.beforeAll(async () => {
   readme = await readDashjsReadme();
   expect(readme.cloneCommands.join('\n'), 'the README packs the packages the way this test does').toContain('npm run pack:packages');
   // What viteAppFiles emulates (create-vite's files, without its network round trip on every run).
-  expect(readme.appCommands, 'the README makes a vanilla-ts Vite app').toContainEqual(expect.stringMatching(/^npm create vite@\S+ [\w-]+ -- --template vanilla-ts$/));
+  expect(readme.appCommands, 'the README makes a vanilla-ts Vite app').toContainEqual(
+    expect.stringMatching(/^npm create vite@\S+ [\w-]+ -- --template vanilla-ts$/),
+  );
   await packPackages();
   const installArgs = installArgsFromReadme(readme.appCommands);
   // Every entry point of the browser packages this README installs (the other players' adapters have their own tests).
@@ -58,7 +60,10 @@ test.beforeAll(async () => {
     .filter((p) => p.manifest.name !== SERVER_PACKAGE && installArgs.some((arg) => arg.endsWith(tarballName(p.manifest))))
     .flatMap((p) => entryPoints(p.manifest));
   expect(browserEntryPoints).toEqual(expect.arrayContaining(['sammy-pacing-dashjs', 'sammy-pacing-dashjs/pace-only', 'sammy-pacing-core']));
-  app = await createTempApp('vite', viteAppFiles(readme.snippet, browserEntryPoints, { 'index.html': readme.indexHtml, 'vite.config.ts': readme.viteConfig }));
+  app = await createTempApp(
+    'vite',
+    viteAppFiles(readme.snippet, browserEntryPoints, { 'index.html': readme.indexHtml, 'vite.config.ts': readme.viteConfig }),
+  );
   await npmInstall(app, installArgs);
 });
 
@@ -88,7 +93,7 @@ test('the built app plays in Chromium; rtp on the wire = the printed pace = the 
   await expectServedAppPlaysPaced(page, `${app!.dir}/dist`);
 });
 
-test('the same over HTTPS with HTTP/2: one connection, its pace never below a segment\'s rtp', async ({ page }) => {
+test("the same over HTTPS with HTTP/2: one connection, its pace never below a segment's rtp", async ({ page }) => {
   test.setTimeout(120_000);
   // The global setup's development certificate, which this file's Chromium trusts by its SPKI hash.
   const tls = await devCertificate();
@@ -96,7 +101,7 @@ test('the same over HTTPS with HTTP/2: one connection, its pace never below a se
   await expectServedAppPlaysPaced(page, `${app!.dir}/dist`, { shared: true }, { tls });
 });
 
-test('the README\'s dev server (`npm run dev`, its proxy for /media) plays in Chromium, paced', async ({ page }) => {
+test("the README's dev server (`npm run dev`, its proxy for /media) plays in Chromium, paced", async ({ page }) => {
   test.setTimeout(180_000);
   const origin = await startOrigin({ port: 0, host: '127.0.0.1', congestionControl: 'cubic' });
   const config = join(app!.dir, 'vite.config.ts');
@@ -112,7 +117,12 @@ test('the README\'s dev server (`npm run dev`, its proxy for /media) plays in Ch
   let output = '';
   dev.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   dev.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const serves = async () => dev.exitCode === null && (await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false));
+  const serves = async () =>
+    dev.exitCode === null &&
+    (await fetch(`http://127.0.0.1:${port}/`).then(
+      (r) => r.ok,
+      () => false,
+    ));
   try {
     await expect.poll(serves, { timeout: 60_000, message: 'vite dev serves the page' }).toBe(true);
     await expectAppPlaysPaced(page, `http://127.0.0.1:${port}`);
@@ -124,9 +134,11 @@ test('the README\'s dev server (`npm run dev`, its proxy for /media) plays in Ch
   }
 });
 
-test('on another origin, with the README\'s absolute media URL: CORS lets it play, paced', async ({ page }) => {
+test("on another origin, with the README's absolute media URL: CORS lets it play, paced", async ({ page }) => {
   test.setTimeout(180_000);
-  expect(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'), 'the README gives the absolute URL for another origin').toContain(`'${README_CROSS_ORIGIN_MANIFEST}'`);
+  expect(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'), 'the README gives the absolute URL for another origin').toContain(
+    `'${README_CROSS_ORIGIN_MANIFEST}'`,
+  );
   const media = await startOrigin({ port: 0, host: '127.0.0.1', congestionControl: 'cubic' });
   const emptyMedia = await mkdtemp(join(tmpdir(), 'sammy-no-media-'));
   let site: RunningOrigin | undefined;
@@ -137,7 +149,10 @@ test('on another origin, with the README\'s absolute media URL: CORS lets it pla
     // A static host on another port, serving no media: every segment must come from the media origin.
     site = await startOrigin({ port: 0, host: '127.0.0.1', siteDir: join(app!.dir, 'dist-cross-origin'), mediaDir: emptyMedia });
     const { watched } = await expectAppPlaysPaced(page, site.url);
-    expect(new Set(watched.requests.filter((r) => r.isSegment).map((r) => new URL(r.url).origin)), 'segments from the media origin').toEqual(new Set([media.url]));
+    expect(
+      new Set(watched.requests.filter((r) => r.isSegment).map((r) => new URL(r.url).origin)),
+      'segments from the media origin',
+    ).toEqual(new Set([media.url]));
   } finally {
     await writeFile(join(app!.dir, 'src', 'main.ts'), readme.snippet);
     await site?.close();

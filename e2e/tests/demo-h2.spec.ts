@@ -12,9 +12,25 @@
 import { expect, test, type Page } from '@playwright/test';
 import { parseServerTiming, type DeliveryRecord, type PacingReport } from 'sammy-pacing-protocol';
 import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
-import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName, type Paired } from '../src/demo-page.js';
+import {
+  DEMO_PLAYERS,
+  expectGraphs,
+  expectRtpFollowsPlayback,
+  pairRequests,
+  waitForPlayingVideoSegments,
+  type DemoPlayerName,
+  type Paired,
+} from '../src/demo-page.js';
 import { h2Certificate, h2OriginUrl, h2SpkiHash, trustingDevCertificate } from '../src/origin-env.js';
-import { cmcdProblems, inFlightWhenSent, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
+import {
+  cmcdProblems,
+  inFlightWhenSent,
+  median,
+  recordsOfResponses,
+  watchPage,
+  type CapturedRequest,
+  type PageLog,
+} from '../src/session.js';
 
 test.use({ launchOptions: trustingDevCertificate() });
 
@@ -71,7 +87,9 @@ function countMediaInFlight(): void {
  * The origin's record of each finished request, by the id its response carried (never by path and
  * time), and every record the origin holds.
  */
-function recordsOf(requests: readonly CapturedRequest[]): Promise<{ byRequest: Map<CapturedRequest, DeliveryRecord>; all: DeliveryRecord[] }> {
+function recordsOf(
+  requests: readonly CapturedRequest[],
+): Promise<{ byRequest: Map<CapturedRequest, DeliveryRecord>; all: DeliveryRecord[] }> {
   return recordsOfResponses(requests, h2OriginUrl(), { ca: h2Certificate() });
 }
 
@@ -93,7 +111,12 @@ function overlapGroups(records: readonly DeliveryRecord[]): DeliveryRecord[][] {
 }
 
 const kbps = (n: number | undefined) => (n === undefined ? 'unpaced' : `${Math.round(n)} kbps`);
-const kindOf = (r: DeliveryRecord) => (r.objectType ?? '?') + (r.path.match(/seg-(\d+)-(\d+)/)?.slice(1).join('#') ?? '');
+const kindOf = (r: DeliveryRecord) =>
+  (r.objectType ?? '?') +
+  (r.path
+    .match(/seg-(\d+)-(\d+)/)
+    ?.slice(1)
+    .join('#') ?? '');
 
 /**
  * How the connection's pace was decided for each paced segment: `own` is its own rtp; `kept` and
@@ -101,7 +124,10 @@ const kindOf = (r: DeliveryRecord) => (r.objectType ?? '?') + (r.path.match(/seg
  * are allocated on arrival) that finished no earlier than the plugin sent the request (its decision's
  * time, taken in the page before the request left: Playwright's own request event can come later).
  */
-function expectPaceFollowsSharedRules(pairs: ReadonlyArray<{ request: CapturedRequest; sentAt: number; record: DeliveryRecord }>, connection: readonly DeliveryRecord[]): void {
+function expectPaceFollowsSharedRules(
+  pairs: ReadonlyArray<{ request: CapturedRequest; sentAt: number; record: DeliveryRecord }>,
+  connection: readonly DeliveryRecord[],
+): void {
   for (const { request, sentAt, record } of pairs) {
     const what = `${request.path} (record ${record.id}, rtp ${request.rtp}, applied ${record.appliedPaceKbps}, ${record.paceReason})`;
     const st = request.serverTiming!;
@@ -124,11 +150,21 @@ function expectPaceFollowsSharedRules(pairs: ReadonlyArray<{ request: CapturedRe
       case 'kept':
         expect(applied, `kept pace of ${what}: at least its own rtp`).toBeGreaterThanOrEqual(rtp);
         // Soft: the measurements and the idle-connection check below still run and report.
-        expect.soft(concurrent.map((o) => o.appliedPaceKbps), `kept pace of ${what}: that of a response in flight (${context})`).toContain(applied);
+        expect
+          .soft(
+            concurrent.map((o) => o.appliedPaceKbps),
+            `kept pace of ${what}: that of a response in flight (${context})`,
+          )
+          .toContain(applied);
         break;
       case 'raised':
         expect(applied, `raised pace of ${what}`).toBe(rtp);
-        expect.soft(concurrent.some((o) => o.appliedPaceKbps !== undefined && o.appliedPaceKbps < rtp), `raised pace of ${what}: above a response in flight (${context})`).toBe(true);
+        expect
+          .soft(
+            concurrent.some((o) => o.appliedPaceKbps !== undefined && o.appliedPaceKbps < rtp),
+            `raised pace of ${what}: above a response in flight (${context})`,
+          )
+          .toBe(true);
         break;
       default:
         throw new Error(`no paceReason on the HTTP/2 record of ${what}`);
@@ -185,7 +221,10 @@ function describeSamples(
     const sample = log.samples.find((s) => s.url === paired.decision.url && s.time >= paired.decision.time);
     if (!sample) return [];
     const sharers = connection.filter((o) => overlaps(o, record));
-    const overlapMs = sharers.reduce((sum, o) => sum + Math.max(0, Math.min(o.finishedAt, record.finishedAt) - Math.max(o.startedAt, record.startedAt)), 0);
+    const overlapMs = sharers.reduce(
+      (sum, o) => sum + Math.max(0, Math.min(o.finishedAt, record.finishedAt) - Math.max(o.startedAt, record.startedAt)),
+      0,
+    );
     const threshold = eq1(paired.decision.bufferLevelSeconds);
     return [{ record, sample, sharers, overlapMs, threshold, ratio: sample.throughputKbps / record.appliedPaceKbps! }];
   });
@@ -198,17 +237,20 @@ function describeSamples(
   );
   const part = (shared: boolean) => {
     const ratios = rows.filter((r) => r.sharers.length > 0 === shared).map((r) => r.ratio);
-    return ratios.length === 0 ? 'none' : `${ratios.length}, sample/pace min ${Math.min(...ratios).toFixed(3)} median ${median(ratios).toFixed(3)}`;
+    return ratios.length === 0
+      ? 'none'
+      : `${ratios.length}, sample/pace min ${Math.min(...ratios).toFixed(3)} median ${median(ratios).toFixed(3)}`;
   };
   const all = rows.map((r) => r.ratio);
   const summary =
     `top ${top} kbps, β ${rule.beta}, D ${rule.lookaheadSeconds} s: Eq. 1 need ${Math.round(eq1(0))} kbps at an empty buffer; ` +
     `video samples overlapping another response: ${part(true)}; alone: ${part(false)}; ` +
     `all: min ${Math.min(...all).toFixed(3)} median ${median(all).toFixed(3)}; lowest sample ${Math.round(Math.min(...rows.map((r) => r.sample.throughputKbps)))} kbps`;
-  const belowThreshold = rows.filter((r) => r.sample.throughputKbps < r.threshold).map((r) => `${r.record.path}: ${Math.round(r.sample.throughputKbps)} kbps < ${Math.round(r.threshold)}`);
+  const belowThreshold = rows
+    .filter((r) => r.sample.throughputKbps < r.threshold)
+    .map((r) => `${r.record.path}: ${Math.round(r.sample.throughputKbps)} kbps < ${Math.round(r.threshold)}`);
   return { lines, summary, belowThreshold };
 }
-
 
 /**
  * Stops the player between two media requests (none in flight), so that nothing is cut off: each
@@ -242,7 +284,9 @@ async function fetchFromPage(page: Page, path: string): Promise<{ serverTiming: 
 }
 
 for (const player of DEMO_PLAYERS) {
-  test(`${player}: over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again`, async ({ page }, testInfo) => {
+  test(`${player}: over HTTP/2 every media request shares one connection, paced as a whole; the rule holds the top rung; an idle connection is unpaced again`, async ({
+    page,
+  }, testInfo) => {
     expect(h2SpkiHash(), 'the certificate hash Chromium was told to trust').not.toBe('');
     const origin = h2OriginUrl();
     expect(new URL(origin).protocol).toBe('https:');
@@ -260,7 +304,9 @@ for (const player of DEMO_PLAYERS) {
     await test.step('stop the player between two requests, the connection idle', () => stopPlayerBetweenRequests(page, player));
     // Nothing was cut off: every request the page sent has come back whole (Playwright reports each a little later).
     await expect
-      .poll(() => watched.requests.filter((r) => r.outcome !== 'finished').map((r) => `${r.path}: ${r.outcome}`), { message: 'media requests not finished' })
+      .poll(() => watched.requests.filter((r) => r.outcome !== 'finished').map((r) => `${r.path}: ${r.outcome}`), {
+        message: 'media requests not finished',
+      })
       .toEqual([]);
     const requests = [...watched.requests];
     const log = await watched.log();
@@ -283,7 +329,10 @@ for (const player of DEMO_PLAYERS) {
           .map((e) => ({ path: new URL(e.name).pathname, protocol: e.nextHopProtocol })),
       );
       expect(protocols.length, 'media resources in Resource Timing').toBeGreaterThanOrEqual(records.size);
-      expect(protocols.filter((p) => p.protocol !== 'h2'), 'media resources not fetched over h2').toEqual([]);
+      expect(
+        protocols.filter((p) => p.protocol !== 'h2'),
+        'media resources not fetched over h2',
+      ).toEqual([]);
       for (const record of records.values()) expect(record.httpVersion, `httpVersion of ${record.path}`).toBe('2');
       const connections = new Set([...records.values()].map((r) => r.connectionId));
       expect([...connections], 'connections that carried the manifest, init and media segments').toHaveLength(1);
@@ -319,26 +368,48 @@ for (const player of DEMO_PLAYERS) {
       const paced = segmentRecords.filter((s) => s.paired.decision.time > playingAt && s.paired.decision.phase === 'playing');
       const videoPaced = paced.filter((s) => s.paired.decision.mediaType === 'video');
       const withOthers = videoPaced.filter((s) => connection.some((o) => overlaps(o, s.record)));
-      const reasons = paced.map((s) => s.record.paceReason).reduce<Record<string, number>>((n, r) => ({ ...n, [r!]: (n[r!] ?? 0) + 1 }), {});
+      const reasons = paced
+        .map((s) => s.record.paceReason)
+        .reduce<Record<string, number>>((n, r) => ({ ...n, [r!]: (n[r!] ?? 0) + 1 }), {});
       const counts = `${videoPaced.length} paced video segments, ${withOthers.length} overlapped by another response; paced segments' pace reasons ${JSON.stringify(reasons)}`;
       test.info().annotations.push({ type: 'h2 connection groups', description: `${counts}\n${lines.join('\n')}` });
       console.log(`[h2 ${player}] ${counts}\n  ${lines.join('\n  ')}`);
     });
 
     await test.step("the plugin's samples over a shared connection keep the top rung", () => {
-      const playingVideo = segmentRecords.filter((s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt);
+      const playingVideo = segmentRecords.filter(
+        (s) => s.paired.decision.mediaType === 'video' && s.paired.decision.phase === 'playing' && s.paired.decision.time > playingAt,
+      );
       const { lines, summary, belowThreshold } = describeSamples(playingVideo, connection, log, rule);
       const top = Math.max(...log.decisions.map((d) => d.topVideoBitrateKbps));
-      const bitrates = log.decisions.filter((d) => d.mediaType === 'video').map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
-      test.info().annotations.push({ type: 'h2 plugin samples', description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}` });
-      console.log(`[h2 ${player}] ${summary}\n  ${lines.join('\n  ')}\n  video bitrates: ${bitrates.join(' ')}\n  below threshold: ${belowThreshold.join(', ') || 'none'}`);
+      const bitrates = log.decisions
+        .filter((d) => d.mediaType === 'video')
+        .map((d) => `${d.phase === 'initial' ? 'i' : 'p'}${d.bitrateKbps}`);
+      test.info().annotations.push({
+        type: 'h2 plugin samples',
+        description: `${summary}\n${lines.join('\n')}\nvideo bitrates: ${bitrates.join(' ')}`,
+      });
+      console.log(
+        `[h2 ${player}] ${summary}\n  ${lines.join('\n  ')}\n  video bitrates: ${bitrates.join(' ')}\n  below threshold: ${belowThreshold.join(', ') || 'none'}`,
+      );
       // Once the playing phase reaches the top rung on this unconstrained loopback link, it stays there
       // (a stall puts the session back in the initial phase, where the first pick comes from the history).
       const playingDecisions = log.decisions.filter((d) => d.mediaType === 'video' && d.time > playingAt && d.phase === 'playing');
       const firstTop = playingDecisions.findIndex((d) => d.bitrateKbps === top);
-      expect(firstTop, `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`).toBeGreaterThanOrEqual(0);
-      expect(playingDecisions.slice(firstTop).filter((d) => d.bitrateKbps !== top).map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.estimateKbps})`), 'video decisions below the top rung after reaching it').toEqual([]);
-      expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual([]);
+      expect(
+        firstTop,
+        `a playing-phase video decision at the top rung (${top} kbps); bitrates ${bitrates.join(' ')}`,
+      ).toBeGreaterThanOrEqual(0);
+      expect(
+        playingDecisions
+          .slice(firstTop)
+          .filter((d) => d.bitrateKbps !== top)
+          .map((d) => `${d.url}: ${d.bitrateKbps} kbps (estimate ${d.estimateKbps})`),
+        'video decisions below the top rung after reaching it',
+      ).toEqual([]);
+      expect(belowThreshold, `paced video samples below what Eq. 1 needs to keep the top rung at their buffer level; ${summary}`).toEqual(
+        [],
+      );
     });
 
     await test.step('an idle connection is unpaced again: a request without rtp gets no pace, on the same connection', async () => {
@@ -364,12 +435,16 @@ for (const player of DEMO_PLAYERS) {
         expect(record.appliedPaceKbps, `applied pace in the record of ${probe.path}`).toBeUndefined();
         expect(record.mechanism).toBe('none');
         expect(record.paceReason).toBe('own');
-        lines.push(`${probe.path}: ${record.bytes} B at ${kbps(record.achievedKbps)} (${record.durationMs.toFixed(1)} ms), sammy-pace 0 none, sammy-conn own 0, connection ${record.connectionId}`);
+        lines.push(
+          `${probe.path}: ${record.bytes} B at ${kbps(record.achievedKbps)} (${record.durationMs.toFixed(1)} ms), sammy-pace 0 none, sammy-conn own 0, connection ${record.connectionId}`,
+        );
       }
       // Nothing of the last pace stuck to the socket: the large one arrives far above it.
       const lastPace = median(connection.filter((r) => r.appliedPaceKbps !== undefined).map((r) => r.appliedPaceKbps!));
       const segment = probeRecords.get(probeRequests[1]!)!;
-      expect(segment.achievedKbps, `unpaced ${segment.path} against the session's median pace ${lastPace} kbps`).toBeGreaterThan(3 * lastPace);
+      expect(segment.achievedKbps, `unpaced ${segment.path} against the session's median pace ${lastPace} kbps`).toBeGreaterThan(
+        3 * lastPace,
+      );
       test.info().annotations.push({ type: 'h2 idle connection', description: lines.join('\n') });
       console.log(`[h2 ${player}] idle connection:\n  ${lines.join('\n  ')}`);
     });

@@ -8,7 +8,15 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CONGESTION_CONTROL_HEADER } from 'sammy-pacing-protocol';
-import { DEMO_PLAYERS, expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments, type DemoPlayerName } from '../src/demo-page.js';
+import {
+  DEMO_PLAYERS,
+  expectGraphs,
+  expectRtpFollowsPlayback,
+  openDemo,
+  pairRequests,
+  waitForPlayingVideoSegments,
+  type DemoPlayerName,
+} from '../src/demo-page.js';
 import { cmcdProblems, type CapturedRequest } from '../src/session.js';
 
 const PACED_VIDEO_SEGMENTS = 4;
@@ -34,7 +42,9 @@ const CASES = [
 ] as const;
 
 for (const { player, cmcd, manifest } of CASES) {
-  test(`${player} on the demo page: plays its format, rtp = the reported pace once playing, cc and cmcd from the URL, every graph drawn, a screenshot`, async ({ page }, testInfo) => {
+  test(`${player} on the demo page: plays its format, rtp = the reported pace once playing, cc and cmcd from the URL, every graph drawn, a screenshot`, async ({
+    page,
+  }, testInfo) => {
     const chunks = watchPlayerChunks(page);
     const { watched } = await openDemo(page, `player=${player}&sammy=on&cc=reno&cmcd=${cmcd}`);
     await waitForPlayingVideoSegments(page, PACED_VIDEO_SEGMENTS);
@@ -59,7 +69,9 @@ for (const { player, cmcd, manifest } of CASES) {
       if (cmcd === 'header' && r.rtp !== undefined) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
     }
     const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log);
-    expect(paced.filter((p) => p.decision.mediaType === 'video').length, 'paced video segments').toBeGreaterThanOrEqual(PACED_VIDEO_SEGMENTS);
+    expect(paced.filter((p) => p.decision.mediaType === 'video').length, 'paced video segments').toBeGreaterThanOrEqual(
+      PACED_VIDEO_SEGMENTS,
+    );
     // The origin read the header and kept its own (Server-Timing sammy-cc, shown under the menu).
     await expect(page.locator('#cc-effective')).toHaveText('server kept cubic');
 
@@ -85,7 +97,9 @@ function transport(r: CapturedRequest): string {
 const BUILT_BEFORE_SWITCH = 2;
 
 for (const player of DEMO_PLAYERS) {
-  test(`${player}: the CMCD mode menu moves the player's whole CMCD payload, rtp included, to headers and back during playback`, async ({ page }) => {
+  test(`${player}: the CMCD mode menu moves the player's whole CMCD payload, rtp included, to headers and back during playback`, async ({
+    page,
+  }) => {
     const { watched } = await openDemo(page, `player=${player}&sammy=on&cmcd=query`);
     await waitForPlayingVideoSegments(page, 1);
     // Each switch applies from the next request: the menu, as a viewer uses it.
@@ -107,7 +121,9 @@ for (const player of DEMO_PLAYERS) {
       const seen = seenPairs.map(({ request }) => request);
       const first = seen.findIndex((r) => transport(r) === mode);
       expect(first, `first ${mode}-mode segment request after the switch (${seen.map(transport).join(' ')})`).toBeGreaterThanOrEqual(0);
-      expect(first, `segment requests built before the switch to ${mode} (${seen.map(transport).join(' ')})`).toBeLessThanOrEqual(BUILT_BEFORE_SWITCH);
+      expect(first, `segment requests built before the switch to ${mode} (${seen.map(transport).join(' ')})`).toBeLessThanOrEqual(
+        BUILT_BEFORE_SWITCH,
+      );
       const after = seen.slice(first);
       // A request the adapter decided on before the switch may leave after a newer one (audio and
       // video are built concurrently: seen once in six CI runs, an audio request in query mode just

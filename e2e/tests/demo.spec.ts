@@ -5,7 +5,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { originUrl } from '../src/origin-env.js';
-import { expectGraphs, expectRtpFollowsPlayback, openDemo, pairRequests, waitForPlayingVideoSegments, type Paired } from '../src/demo-page.js';
+import {
+  expectGraphs,
+  expectRtpFollowsPlayback,
+  openDemo,
+  pairRequests,
+  waitForPlayingVideoSegments,
+  type Paired,
+} from '../src/demo-page.js';
 import { cmcdProblems, median, recordsOfResponses, watchPage, type CapturedRequest, type PageLog } from '../src/session.js';
 
 /** ±15 %: kernel pacing lets the first congestion window out unpaced, and the record's clock ends at the last ACK. */
@@ -37,8 +44,12 @@ async function expectRecordsMatchPace(paced: readonly Paired[], samples: PageLog
     if (sendMs < MIN_PACED_SEND_MS) continue;
     // What the page measured for the same response tells a slow browser (CPU-starved) from a slow origin.
     const inPage = samples.find((s) => new URL(s.url).pathname === request.path)?.throughputKbps;
-    large.push(`${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps (page measured ${inPage === undefined ? '?' : Math.round(inPage)} kbps)`);
-    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(1 - PACE_TOLERANCE);
+    large.push(
+      `${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps (page measured ${inPage === undefined ? '?' : Math.round(inPage)} kbps)`,
+    );
+    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(
+      1 - PACE_TOLERANCE,
+    );
     expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
   }
   test.info().annotations.push({ type: 'paced responses checked', description: large.join('; ') });
@@ -90,7 +101,9 @@ test('header mode works like query mode: rtp in CMCD-Status, paced by the origin
   await expectPacedSession(page, 'sammy=on&cmcd=header', 'header');
 });
 
-test('a page on another origin plays from the origin in header mode: CMCD-* preflight answered, Server-Timing readable', async ({ page }) => {
+test('a page on another origin plays from the origin in header mode: CMCD-* preflight answered, Server-Timing readable', async ({
+  page,
+}) => {
   // Same server, another origin for the browser: the page from localhost, the media from 127.0.0.1.
   const mediaOrigin = originUrl();
   const pageOrigin = new URL(mediaOrigin);
@@ -107,7 +120,9 @@ test('a page on another origin plays from the origin in header mode: CMCD-* pref
   expect(paced.length, 'paced segment requests that completed').toBeGreaterThan(0);
   for (const r of paced) expect(r.headers['cmcd-status'], `CMCD-Status of ${r.url}`).toContain(`rtp=${r.rtp}`);
   // Resource Timing exposes Server-Timing cross-origin only with Timing-Allow-Origin: the page plots its TCP figures.
-  await expect.poll(() => page.evaluate(() => window.sammyDemo!.series().tcpDeliveryRate ?? 0), { message: 'Server-Timing read cross-origin' }).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(() => window.sammyDemo!.series().tcpDeliveryRate ?? 0), { message: 'Server-Timing read cross-origin' })
+    .toBeGreaterThan(0);
   // The records are the origin's own business: no CORS on them, so this page does not follow them.
   expect(await page.evaluate(() => window.sammyDemo!.deliveryRecords())).toBe('unavailable');
   expect(watched.consoleErrors).toEqual([]);
@@ -127,7 +142,10 @@ test('turning Sammy off removes rtp, and chunk throughput rises well above the p
   const firstOff = Math.min(...offDecisions.map((d) => d.time));
   const paired = pairRequests(requests, log);
   const off = paired.filter((p) => p.decision.time >= firstOff);
-  expect(off.every((p) => !p.decision.enabled), 'every decision after the switch is made with Sammy off').toBe(true);
+  expect(
+    off.every((p) => !p.decision.enabled),
+    'every decision after the switch is made with Sammy off',
+  ).toBe(true);
   expect(cmcdProblems(requests), 'malformed CMCD').toEqual([]);
   for (const { request } of off) {
     expect(request.rtp, `rtp on ${request.path} with Sammy off`).toBeUndefined();
@@ -136,7 +154,9 @@ test('turning Sammy off removes rtp, and chunk throughput rises well above the p
   // The fastest pace sent: a pace that stuck would hold an unpaced segment at or below it.
   const paceKbps = Math.max(...log.decisions.filter((d) => d.paceRateKbps !== undefined).map((d) => d.paceRateKbps!));
   const offPaths = new Set(off.filter((p) => p.decision.mediaType === 'video').map((p) => p.request.path));
-  const offThroughput = log.samples.filter((s) => s.mediaType === 'video' && offPaths.has(new URL(s.url).pathname)).map((s) => s.throughputKbps);
+  const offThroughput = log.samples
+    .filter((s) => s.mediaType === 'video' && offPaths.has(new URL(s.url).pathname))
+    .map((s) => s.throughputKbps);
   expect(offThroughput.length).toBeGreaterThanOrEqual(3);
   // The origin saw no rtp and did not pace them (checked first: a pace that stuck would show here).
   const records = await recordsFor(off.filter((p) => p.decision.mediaType === 'video').map((p) => p.request));
@@ -187,7 +207,9 @@ test('a first visit plays an unpaced baseline, then switches Sammy on by itself;
   const playingAt = (await watched.log()).playingAt!;
   // Sammy off sends no rtp; on, once playing, every video segment does.
   for (const { request, decision } of paired.filter((p) => p.decision.time > playingAt)) {
-    expect(request.rtp !== undefined, `${request.path} (Sammy ${decision.enabled ? 'on' : 'off'}, ${decision.phase} phase)`).toBe(decision.enabled && decision.phase === 'playing');
+    expect(request.rtp !== undefined, `${request.path} (Sammy ${decision.enabled ? 'on' : 'off'}, ${decision.phase} phase)`).toBe(
+      decision.enabled && decision.phase === 'playing',
+    );
   }
   expect(watched.consoleErrors).toEqual([]);
 });

@@ -7,7 +7,14 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
-import { expectOriginPacedAtRtp, HLSJS_V2_INIT_DURATION, objectTypeProblems, openHlsPage, waitForLargePacedVideo, type HlsPageOptions } from '../src/hls-page.js';
+import {
+  expectOriginPacedAtRtp,
+  HLSJS_V2_INIT_DURATION,
+  objectTypeProblems,
+  openHlsPage,
+  waitForLargePacedVideo,
+  type HlsPageOptions,
+} from '../src/hls-page.js';
 import { cmcdProblems } from '../src/session.js';
 
 const PACED_VIDEO_SEGMENTS = 6;
@@ -22,9 +29,16 @@ async function expectPacedSession(page: Page, options: HlsPageOptions): Promise<
   expect(log.playerErrors).toEqual([]);
   expect(log.playingAt).toBeDefined();
   const problems = cmcdProblems(requests);
-  const known = problems.filter((p) => options.version === 2 && /\/init-\d+\.m4s/.test(p) && HLSJS_V2_INIT_DURATION.test(p) && !/rtp/.test(p.split(': ').slice(1).join()));
-  if (known.length > 0) test.info().annotations.push({ type: 'hls.js v2: d on init segments', description: `${known.length} init segment requests` });
-  expect(problems.filter((p) => !known.includes(p)), 'malformed CMCD').toEqual([]);
+  const known = problems.filter(
+    (p) =>
+      options.version === 2 && /\/init-\d+\.m4s/.test(p) && HLSJS_V2_INIT_DURATION.test(p) && !/rtp/.test(p.split(': ').slice(1).join()),
+  );
+  if (known.length > 0)
+    test.info().annotations.push({ type: 'hls.js v2: d on init segments', description: `${known.length} init segment requests` });
+  expect(
+    problems.filter((p) => !known.includes(p)),
+    'malformed CMCD',
+  ).toEqual([]);
   expect(objectTypeProblems(requests), 'CMCD object types').toEqual([]);
   for (const r of requests) {
     expect([r.cmcdInQuery, r.cmcdInHeaders], `CMCD transport of ${r.url}`).toEqual(mode === 'query' ? [true, false] : [false, true]);
@@ -34,7 +48,10 @@ async function expectPacedSession(page: Page, options: HlsPageOptions): Promise<
   }
   const { paced } = expectRtpFollowsPlayback(pairRequests(requests, log), log);
   expect(paced.filter((p) => p.decision.mediaType === 'video').length).toBeGreaterThanOrEqual(PACED_VIDEO_SEGMENTS);
-  expect(paced.some((p) => p.decision.mediaType === 'audio'), 'paced audio segments').toBe(true);
+  expect(
+    paced.some((p) => p.decision.mediaType === 'audio'),
+    'paced audio segments',
+  ).toBe(true);
   await expectOriginPacedAtRtp(
     paced.map((p) => p.request),
     log.samples,
@@ -48,14 +65,19 @@ test('hls.js + Sammy plays the HLS playlists: currentTime advances, no fatal err
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
   const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(first + 2);
-  expect(await video.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, error: v.error?.message ?? null }))).toEqual({ paused: false, error: null });
+  expect(await video.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, error: v.error?.message ?? null }))).toEqual({
+    paused: false,
+    error: null,
+  });
   const master = watched.requests.find((r) => r.path.endsWith('/master.m3u8'));
   expect(master?.cmcd.data, 'CMCD of the multivariant playlist request').toMatchObject({ ot: 'm' });
   expect((await watched.log()).playerErrors).toEqual([]);
   expect(watched.consoleErrors).toEqual([]);
 });
 
-test('query mode (CMCD v1): rtp = the reported pace on every segment once playing, none before; the origin paces at it', async ({ page }) => {
+test('query mode (CMCD v1): rtp = the reported pace on every segment once playing, none before; the origin paces at it', async ({
+  page,
+}) => {
   await expectPacedSession(page, { cmcd: 'query' });
 });
 

@@ -15,7 +15,15 @@ import { expect, test, type Page } from '@playwright/test';
 import type { DeliveryRecord } from 'sammy-pacing-protocol';
 import { DEMO_PLAYERS, expectRtpFollowsPlayback, pairRequests, waitForPlayingVideoSegments } from '../src/demo-page.js';
 import { h2Certificate, h2OriginUrl, h2SpkiHash, originUrl, trustingDevCertificate } from '../src/origin-env.js';
-import { cmcdProblems, fetchRecords, inFlightWhenSent, recordsOfResponses, watchPage, type CapturedRequest, type WatchedPage } from '../src/session.js';
+import {
+  cmcdProblems,
+  fetchRecords,
+  inFlightWhenSent,
+  recordsOfResponses,
+  watchPage,
+  type CapturedRequest,
+  type WatchedPage,
+} from '../src/session.js';
 
 test.use({ launchOptions: trustingDevCertificate() });
 
@@ -82,7 +90,9 @@ async function seekOutsideBuffer(page: Page): Promise<{ at: number; from: number
 
 for (const protocol of PROTOCOLS) {
   for (const player of DEMO_PLAYERS) {
-    test(`${player} over ${protocol}: a seek mid-download aborts the paced segment, the new position starts unpaced, pacing resumes with playback`, async ({ page }) => {
+    test(`${player} over ${protocol}: a seek mid-download aborts the paced segment, the new position starts unpaced, pacing resumes with playback`, async ({
+      page,
+    }) => {
       // Up to a minute of it is playing from the seek to the end.
       test.setTimeout(150_000);
       const h2 = protocol === 'h2';
@@ -159,7 +169,10 @@ for (const protocol of PROTOCOLS) {
         // and a player's timer can decide one more segment for the old position in between (a CI
         // run on 2 busy cores saw dash.js decide the next audio segment 5 ms after the seek began).
         const during = paired.filter((p) => p.decision.time > seekSpan!.at && p.decision.time < seekSpan!.resumedAt!);
-        expect(during.filter((p) => p.decision.mediaType === 'video').length, `video segments requested between the seek and the resumption (${what})`).toBeGreaterThan(0);
+        expect(
+          during.filter((p) => p.decision.mediaType === 'video').length,
+          `video segments requested between the seek and the resumption (${what})`,
+        ).toBeGreaterThan(0);
         const lines: string[] = [];
         for (const { request, decision } of during) {
           const where = `${request.path}, requested ${decision.time - seekSpan!.at} ms after the element's seeking event (${seekSpan!.at - seek.at} ms after the seek began)`;
@@ -168,7 +181,9 @@ for (const protocol of PROTOCOLS) {
           const record = records.get(request);
           if (request.outcome !== 'finished') continue;
           expect(record, `the origin's record of ${where}`).toBeDefined();
-          lines.push(`${request.path}: ${record!.bytes} B at ${record!.achievedKbps === undefined ? "a rate too quick to time" : `${Math.round(record!.achievedKbps)} kbps`}, pace ${record!.appliedPaceKbps ?? 'none'}, connection ${record!.connectionId}${h2 ? `, ${record!.paceReason}` : ''}`);
+          lines.push(
+            `${request.path}: ${record!.bytes} B at ${record!.achievedKbps === undefined ? 'a rate too quick to time' : `${Math.round(record!.achievedKbps)} kbps`}, pace ${record!.appliedPaceKbps ?? 'none'}, connection ${record!.connectionId}${h2 ? `, ${record!.paceReason}` : ''}`,
+          );
           if (record!.appliedPaceKbps === undefined) continue;
           // Paced only on a shared connection, and only by a response still sending (the pace
           // only rises while one is): never by the aborted download, whose stream is reset.
@@ -187,7 +202,10 @@ for (const protocol of PROTOCOLS) {
         // rtp on the wire = the decision's pace throughout; the unpaced ones fall in the seek.
         const { paced } = expectRtpFollowsPlayback(paired, log);
         const after = paced.filter((p) => p.decision.time > seekSpan!.resumedAt!);
-        expect(after.filter((p) => p.decision.mediaType === 'video').length, 'paced video segments after playback resumed').toBeGreaterThanOrEqual(PACED_AFTER);
+        expect(
+          after.filter((p) => p.decision.mediaType === 'video').length,
+          'paced video segments after playback resumed',
+        ).toBeGreaterThanOrEqual(PACED_AFTER);
         for (const { request } of after) {
           const record = records.get(request);
           if (!record) continue;
@@ -199,10 +217,16 @@ for (const protocol of PROTOCOLS) {
         // The page loops (dash.js and Shaka seek to 0 on `ended`, hls.js's element loops): a seek
         // that lands at the start, after the one made here.
         await expect
-          .poll(async () => (await watched.log()).seeks.some((s) => s.at > seekSpan!.resumedAt! && s.resumedAtSeconds !== undefined && s.resumedAtSeconds < 4), {
-            message: `the loop back to 0 after playing from ${seek.to} s to the end (${what})`,
-            timeout: (60 - seek.to + 15) * 1000,
-          })
+          .poll(
+            async () =>
+              (await watched.log()).seeks.some(
+                (s) => s.at > seekSpan!.resumedAt! && s.resumedAtSeconds !== undefined && s.resumedAtSeconds < 4,
+              ),
+            {
+              message: `the loop back to 0 after playing from ${seek.to} s to the end (${what})`,
+              timeout: (60 - seek.to + 15) * 1000,
+            },
+          )
           .toBe(true);
       });
       expect(watched.consoleErrors).toEqual([]);

@@ -49,7 +49,12 @@ async function recordsFor(requests: readonly CapturedRequest[]): Promise<Map<Cap
   return (await recordsOfResponses(requests, origin!.url, { idOnEvery: false })).byRequest;
 }
 
-async function expectPacedSession(page: Page, query: string, mode: 'query' | 'header', videoSegments = PACED_VIDEO_SEGMENTS): Promise<Paired[]> {
+async function expectPacedSession(
+  page: Page,
+  query: string,
+  mode: 'query' | 'header',
+  videoSegments = PACED_VIDEO_SEGMENTS,
+): Promise<Paired[]> {
   const watched = await open(page, query);
   const video = page.locator('video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
@@ -93,12 +98,16 @@ async function expectPacedSession(page: Page, query: string, mode: 'query' | 'he
     expect(record.mechanism).toBe('kernel');
     if ((record.bytes * 8) / request.rtp! < MIN_PACED_SEND_MS) continue;
     large.push(`${request.path}: ${record.bytes} B, achieved ${Math.round(record.achievedKbps ?? NaN)} of ${request.rtp} kbps`);
-    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(1 - PACE_TOLERANCE);
+    expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeGreaterThanOrEqual(
+      1 - PACE_TOLERANCE,
+    );
     expect((record.achievedKbps ?? NaN) / request.rtp!, `achieved/requested for ${large.at(-1)}`).toBeLessThanOrEqual(1 + PACE_TOLERANCE);
   }
   test.info().annotations.push({ type: 'paced responses checked', description: large.join('; ') });
   const rungs = after.filter((p) => p.decision.mediaType === 'video').map((p) => `${p.decision.bitrateKbps}@${p.request.rtp}`);
-  expect(large.length, `paced responses large enough to measure; playing-phase video kbps@rtp: ${rungs.join(' ')}`).toBeGreaterThanOrEqual(1);
+  expect(large.length, `paced responses large enough to measure; playing-phase video kbps@rtp: ${rungs.join(' ')}`).toBeGreaterThanOrEqual(
+    1,
+  );
   expect(watched.consoleErrors).toEqual([]);
   return paired;
 }
@@ -109,7 +118,10 @@ test('Shaka + Sammy plays: currentTime advances, no player error, no console err
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
   const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(first + 2);
-  expect(await video.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, error: v.error?.message ?? null }))).toEqual({ paused: false, error: null });
+  expect(await video.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, error: v.error?.message ?? null }))).toEqual({
+    paused: false,
+    error: null,
+  });
   expect((await watched.log()).playerErrors).toEqual([]);
   expect(watched.consoleErrors).toEqual([]);
 });
@@ -118,11 +130,15 @@ test('without the adapter, Shaka’s own CMCD sends an rtp of its own on media s
   const watched = await open(page, 'sammy=none');
   const video = page.locator('video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
-  await expect.poll(() => watched.requests.filter((r) => r.isSegment && r.rtp !== undefined).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => watched.requests.filter((r) => r.isSegment && r.rtp !== undefined).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(2);
   expect(watched.consoleErrors).toEqual([]);
 });
 
-test('query mode: rtp = the reported pace on every segment once playing, none before, never Shaka’s own; the origin paces at it', async ({ page }) => {
+test('query mode: rtp = the reported pace on every segment once playing, none before, never Shaka’s own; the origin paces at it', async ({
+  page,
+}) => {
   const paired = await expectPacedSession(page, '', 'query');
   // The ladder's top stays the whole ladder's (6000 kbps), even while Shaka bans a variant (its
   // dropped-frames check on a loaded machine), so the pace leaves the way back up open.

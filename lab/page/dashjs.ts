@@ -35,7 +35,9 @@ export const setup: SetupPlayer = (page) => {
   player.updateSettings({ debug: { logLevel: LOG_LEVEL_WARNING } });
   if (bufferSeconds !== undefined) {
     player.updateSettings({
-      streaming: { buffer: { bufferTimeAtTopQuality: bufferSeconds, bufferTimeAtTopQualityLongForm: bufferSeconds, bufferTimeDefault: bufferSeconds } },
+      streaming: {
+        buffer: { bufferTimeAtTopQuality: bufferSeconds, bufferTimeAtTopQualityLongForm: bufferSeconds, bufferTimeDefault: bufferSeconds },
+      },
     });
   }
 
@@ -73,20 +75,26 @@ export const setup: SetupPlayer = (page) => {
       throw unknownArm('dash.js', arm);
   }
 
-  player.on('fragmentLoadingCompleted' as never, ((e: FragmentEvent) => {
-    const r = e.request;
-    if (!r?.url || r.type !== 'MediaSegment') return;
-    page.chunk({
-      url: r.url,
-      mediaType: r.mediaType ?? '',
-      bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
-      segmentSeconds: r.duration ?? 0,
-      bytes: r.bytesLoaded,
-    });
-  }) as never);
-  player.on('qualityChangeRendered' as never, ((e: { mediaType?: string; newRepresentation?: { bandwidth?: number } }) => {
-    if (e.mediaType === 'video' && e.newRepresentation?.bandwidth) page.quality(e.newRepresentation.bandwidth / 1000);
-  }) as never);
+  player.on(
+    'fragmentLoadingCompleted' as never,
+    ((e: FragmentEvent) => {
+      const r = e.request;
+      if (!r?.url || r.type !== 'MediaSegment') return;
+      page.chunk({
+        url: r.url,
+        mediaType: r.mediaType ?? '',
+        bitrateKbps: (r.bandwidth ?? r.representation?.bandwidth ?? 0) / 1000,
+        segmentSeconds: r.duration ?? 0,
+        bytes: r.bytesLoaded,
+      });
+    }) as never,
+  );
+  player.on(
+    'qualityChangeRendered' as never,
+    ((e: { mediaType?: string; newRepresentation?: { bandwidth?: number } }) => {
+      if (e.mediaType === 'video' && e.newRepresentation?.bandwidth) page.quality(e.newRepresentation.bandwidth / 1000);
+    }) as never,
+  );
   player.on('error' as never, ((e: unknown) => page.error(e)) as never);
 
   return { start: () => player.initialize(page.video, page.params.mpdUrl, true) };

@@ -21,7 +21,14 @@ const videoFigures = document.getElementById('video-figures')!;
 let armStartedAt = performance.timeOrigin + performance.now();
 
 function playerUrl(): string {
-  const p = new URLSearchParams({ player: 'dashjs', arm: sammy ? 'sammy' : 'unpaced', role: 'demo', mpd: q.get('mpd') ?? '/media/lab/manifest.mpd', cap: q.get('cap') ?? '13200', buf: q.get('buf') ?? '240' });
+  const p = new URLSearchParams({
+    player: 'dashjs',
+    arm: sammy ? 'sammy' : 'unpaced',
+    role: 'demo',
+    mpd: q.get('mpd') ?? '/media/lab/manifest.mpd',
+    cap: q.get('cap') ?? '13200',
+    buf: q.get('buf') ?? '240',
+  });
   return `./index.html?${p}`;
 }
 
@@ -114,8 +121,12 @@ if (netUrl) {
       if (t < now - WINDOW_MS) continue;
       ctx.fillRect(width - ((now - t) / WINDOW_MS) * width, y(d) - 1, 2, 2);
     }
-    const recent = frames.filter(([t]) => t > now - 5000).map(([, d]) => d).sort((a, b) => a - b);
-    const pick = (p: number): string => (recent.length ? recent[Math.min(recent.length - 1, Math.floor(p * recent.length))]!.toFixed(0) : '–');
+    const recent = frames
+      .filter(([t]) => t > now - 5000)
+      .map(([, d]) => d)
+      .sort((a, b) => a - b);
+    const pick = (p: number): string =>
+      recent.length ? recent[Math.min(recent.length - 1, Math.floor(p * recent.length))]!.toFixed(0) : '–';
     figures.textContent =
       `game frames' delay through the router (network only), last 5 s: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms · ` +
       `${recent.length ? ((100 * recent.filter((d) => d > 50).length) / recent.length).toFixed(0) : '–'} % over 50 ms`;

@@ -42,9 +42,11 @@ const state: GamePageState = {
   errors: [],
 };
 (window as unknown as { __game: GamePageState }).__game = state;
-const fail = (what: string) => (err: unknown): void => {
-  state.errors.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
-};
+const fail =
+  (what: string) =>
+  (err: unknown): void => {
+    state.errors.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+  };
 
 async function gathered(pc: RTCPeerConnection): Promise<void> {
   if (pc.iceGatheringState === 'complete') return;
@@ -62,7 +64,11 @@ async function gathered(pc: RTCPeerConnection): Promise<void> {
 async function post(kind: string, desc: RTCSessionDescription | null): Promise<void> {
   if (!desc) throw new Error(`no local ${kind}`);
   state.localCandidates = desc.sdp.split(/\r?\n/).filter((l) => l.startsWith('a=candidate:'));
-  const r = await fetch(signalUrl(kind), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: desc.type, sdp: desc.sdp }) });
+  const r = await fetch(signalUrl(kind), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: desc.type, sdp: desc.sdp }),
+  });
   if (r.status !== 204) throw new Error(`signalling PUT ${kind}: HTTP ${r.status}`);
 }
 
@@ -180,7 +186,8 @@ async function send(): Promise<void> {
   requestAnimationFrame(onAnimationFrame);
 
   /** Whether this call's offer is still in the room (a fresh receiver clears it). */
-  const offerStands = async (): Promise<boolean> => (await fetch(signalUrl('offer'), { cache: 'no-store' }).catch(() => undefined))?.status !== 404;
+  const offerStands = async (): Promise<boolean> =>
+    (await fetch(signalUrl('offer'), { cache: 'no-store' }).catch(() => undefined))?.status !== 404;
   /** One call: a new connection carrying the same track, offered, answered. */
   const call = async (): Promise<RTCPeerConnection> => {
     const next = new RTCPeerConnection({ iceServers: [] });
@@ -279,7 +286,8 @@ function liveGraph(): Live | undefined {
       const { width, height } = canvas;
       // The scale follows the window's worst frame (at least 200 ms, at most 2 s), so nothing is clipped.
       let worst = 0;
-      for (let i = 0; i + 2 < state.frames.length; i += 3) if (state.frames[i]! >= now - WINDOW_MS) worst = Math.max(worst, state.frames[i + 1]!);
+      for (let i = 0; i + 2 < state.frames.length; i += 3)
+        if (state.frames[i]! >= now - WINDOW_MS) worst = Math.max(worst, state.frames[i + 1]!);
       const MAX_MS = Math.min(2000, Math.max(200, Math.ceil(worst / 100) * 100));
       // 50 and 100 ms always (the scale starts at 200 ms), the larger ticks below its top.
       const y = drawDelayAxes(g, { width, height }, MAX_MS, [50, 100, 200, 500, 1000, 1500], { line: '#444', label: '#888' });
@@ -299,7 +307,8 @@ function liveGraph(): Live | undefined {
       }
       g.stroke();
       const sorted = recent.sort((a, b) => a - b);
-      const pick = (p: number): string => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(0) : '–');
+      const pick = (p: number): string =>
+        sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(0) : '–';
       const last = state.receiver.at(-1);
       figures.textContent =
         `game frame latency, last 5 s: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms · ` +

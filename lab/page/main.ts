@@ -132,7 +132,8 @@ const page: LabPage = {
   sammy(controller) {
     controller.on('phase', (phase) => state.phases.push({ t: epochNow(), phase }));
     controller.on('decision', (d) => {
-      if (d.mediaType === 'video') state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
+      if (d.mediaType === 'video')
+        state.paces.push({ t: d.time, kbps: d.paceRateKbps, bufferSeconds: d.paceBufferLevelSeconds, phase: d.phase });
     });
   },
 };

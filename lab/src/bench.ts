@@ -58,7 +58,10 @@ async function measureBaseRtt(t: Topology): Promise<{ udpMedian?: number; udpMin
   const echo = start(...inNs(t.server, node as string, [...script, 'echo', '--bind', SERVER_IP, '--port', '9001']));
   try {
     await waitForLine(echo, (l) => l === 'ready', 10_000, 'UDP echo');
-    const out = await run(...inNs(t.client, node as string, [...script, 'ping', '--to', SERVER_IP, '--port', '9001', '--count', '30']), 20_000);
+    const out = await run(
+      ...inNs(t.client, node as string, [...script, 'ping', '--to', SERVER_IP, '--port', '9001', '--count', '30']),
+      20_000,
+    );
     const rtts = (JSON.parse(lastLine(out)) as { rttMs?: number[] }).rttMs ?? [];
     // The first round trips include ARP and JIT warm-up.
     const steady = rtts.slice(5);
@@ -92,7 +95,8 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (!existsSync(mpdFile)) throw new Error(`manifest ${mpdFile} not found`);
   if (config.arms.some((a) => ARM_SPECS[a].player === 'hlsjs')) {
     const master = manifestFile(config.mediaDir, hlsMasterPath(config.manifestPath));
-    if (!existsSync(master)) throw new Error(`the hls.js arms play ${master}, which is not there (the content generator writes it beside the MPD)`);
+    if (!existsSync(master))
+      throw new Error(`the hls.js arms play ${master}, which is not there (the content generator writes it beside the MPD)`);
   }
   // Before any namespace exists: a missing varnishd or tcp vmod fails here, with the install command.
   if (config.edge === 'varnish') findVarnish();
@@ -115,11 +119,14 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   let browser: NamespacedBrowser | undefined;
   let gameBrowser: NamespacedBrowser | undefined;
   let topologyDelay: Topology['delayLine'];
-  const teardown = cleanupOnExit(() => {
-    killAllChildren();
-    destroyTopology(names);
-    rmSync(tmpDir, { recursive: true, force: true });
-  }, (line) => progress.log(line));
+  const teardown = cleanupOnExit(
+    () => {
+      killAllChildren();
+      destroyTopology(names);
+      rmSync(tmpDir, { recursive: true, force: true });
+    },
+    (line) => progress.log(line),
+  );
 
   const env: BenchEnvironment = {
     queueBytes: config.queueBytes,
@@ -149,8 +156,15 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     : [undefined];
   if (config.traces) {
     env.traces = prepared.map((p) => ({
-      id: p!.lab.id, family: p!.lab.family, file: p!.lab.file, format: p!.lab.format, periodSeconds: p!.lab.periodSeconds,
-      meanMbps: p!.lab.meanMbps, sessionMeanMbps: p!.sessionMeanMbps, peakMbps: peakMbps(p!.lab.trace), ...(p!.lab.scale !== undefined ? { scale: p!.lab.scale } : {}),
+      id: p!.lab.id,
+      family: p!.lab.family,
+      file: p!.lab.file,
+      format: p!.lab.format,
+      periodSeconds: p!.lab.periodSeconds,
+      meanMbps: p!.lab.meanMbps,
+      sessionMeanMbps: p!.sessionMeanMbps,
+      peakMbps: peakMbps(p!.lab.trace),
+      ...(p!.lab.scale !== undefined ? { scale: p!.lab.scale } : {}),
     }));
   }
   const raw: RawRun[] = [];
@@ -186,7 +200,16 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     env.chromium = `Chromium ${browser.browser.version()}`;
     // The game neighbour's sender runs in the server namespace, in a Chromium of its own.
     if (config.neighbours.includes('game')) gameBrowser = await launchInNamespace(topology.server, trustKeyArgs(tls));
-    const ctx: RunContext = { topology, browser: browser.browser, config, capKbps, tmpDir, progress, tls, gameBrowser: gameBrowser?.browser };
+    const ctx: RunContext = {
+      topology,
+      browser: browser.browser,
+      config,
+      capKbps,
+      tmpDir,
+      progress,
+      tls,
+      gameBrowser: gameBrowser?.browser,
+    };
 
     // The browser's first page load is slower (cold caches, code compilation): one unmeasured
     // session first, so no arm's first run pays for it.
@@ -200,45 +223,64 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     const buffers = bufferTargetsOf(config);
     runs: for (let index = 1; index <= config.runs; index++) {
       for (const neighbour of config.neighbours) {
-       for (const trace of prepared) {
-       for (const bufferSeconds of buffers) {
-        for (const arm of shuffle(config.arms, random)) {
-          progress.beginRun(
-            `${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]}${trace ? ` × trace ${trace.lab.id} (${trace.sessionMeanMbps.toFixed(1)} Mbit/s)` : ''}` +
-              `${config.bufferTargets ? ` × buffer ${bufferSeconds} s` : ''} #${index}`,
-          );
-          try {
-            const r = await runOnce({ ...ctx, trace, config: { ...config, bufferSeconds } }, arm, neighbour, index);
-            const runFile = join(dir, 'runs', runTag(arm, neighbour, index, trace?.lab, config.bufferTargets ? bufferSeconds : undefined));
-            // The game's packets as the router logged them: kept whole, for another look at the run.
-            if (r.rtpLog !== undefined) writeFileSync(`${runFile}.rtp.log`, r.rtpLog);
-            delete r.rtpLog;
-            raw.push(r);
-            writeFileSync(`${runFile}.json`, JSON.stringify(r));
-            const m = runMetrics(r);
-            metrics.push(m);
-            progress.endRun(
-              `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
-                `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
-                (m.neighbourMetric ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}` : '') +
-                (m.gameNet ? ` network p50/p95 ${m.gameNet.p50Ms?.toFixed(1)}/${m.gameNet.p95Ms?.toFixed(1)} ms (alone ${m.gameNetAlone?.p95Ms?.toFixed(1) ?? '—'}), loss ${((m.gameNet.packetLossShare ?? 0) * 100).toFixed(2)} %;` : '') +
-                (m.game ? ` p95 ${m.game.latencyP95Ms?.toFixed(1)} ms (alone ${m.gameAlone?.latencyP95Ms?.toFixed(1) ?? '—'}), ${m.game.framesShown} frames, ${m.game.receivedMbps?.toFixed(1)} Mbps, freezes ${m.game.freezes ?? '—'}, ${m.game.cpuLimited ? 'CPU-LIMITED' : `cpu-limited ${((m.game.cpuLimitedShare ?? 0) * 100).toFixed(0)} %`}, load ${m.loadAvg1?.toFixed(2)}` : '') +
-                (m.link ? `; link: trace ${m.link.traceMbps.toFixed(2)} Mbit/s, released ${m.link.releasedMbps.toFixed(2)}, saturated seconds ${m.link.saturatedBins} at ×${m.link.saturatedRatioMedian?.toFixed(3) ?? '—'}` : ''),
-            );
-          } catch (err) {
-            const error = (err as Error).message;
-            env.failedRuns.push({ arm, neighbour, index, error, ...(trace ? { trace: trace.lab.id } : {}), ...(config.bufferTargets ? { bufferSeconds } : {}) });
-            progress.endRun(`FAILED: ${error.split('\n')[0]}`);
-            // Not over the HTTP asked for: every further run would be too. Stop, report, and fail.
-            if (err instanceof ProtocolMismatchError) {
-              fatal = err;
-              break runs;
+        for (const trace of prepared) {
+          for (const bufferSeconds of buffers) {
+            for (const arm of shuffle(config.arms, random)) {
+              progress.beginRun(
+                `${ARM_LABELS[arm]} × ${NEIGHBOUR_LABELS[neighbour]}${trace ? ` × trace ${trace.lab.id} (${trace.sessionMeanMbps.toFixed(1)} Mbit/s)` : ''}` +
+                  `${config.bufferTargets ? ` × buffer ${bufferSeconds} s` : ''} #${index}`,
+              );
+              try {
+                const r = await runOnce({ ...ctx, trace, config: { ...config, bufferSeconds } }, arm, neighbour, index);
+                const runFile = join(
+                  dir,
+                  'runs',
+                  runTag(arm, neighbour, index, trace?.lab, config.bufferTargets ? bufferSeconds : undefined),
+                );
+                // The game's packets as the router logged them: kept whole, for another look at the run.
+                if (r.rtpLog !== undefined) writeFileSync(`${runFile}.rtp.log`, r.rtpLog);
+                delete r.rtpLog;
+                raw.push(r);
+                writeFileSync(`${runFile}.json`, JSON.stringify(r));
+                const m = runMetrics(r);
+                metrics.push(m);
+                progress.endRun(
+                  `startup ${m.startupDelayMs?.toFixed(0)} ms, chunk thr. ${m.chunkThroughputMbps?.toFixed(1)} Mbps, ` +
+                    `bitrate ${m.meanBitrateKbps?.toFixed(0)} kbps, rebuffers ${m.rebufferCount}` +
+                    (m.neighbourMetric
+                      ? `, ${m.neighbourMetric.name} p50 ${m.neighbourMetric.p50?.toFixed(2)} ${m.neighbourMetric.unit}`
+                      : '') +
+                    (m.gameNet
+                      ? ` network p50/p95 ${m.gameNet.p50Ms?.toFixed(1)}/${m.gameNet.p95Ms?.toFixed(1)} ms (alone ${m.gameNetAlone?.p95Ms?.toFixed(1) ?? '—'}), loss ${((m.gameNet.packetLossShare ?? 0) * 100).toFixed(2)} %;`
+                      : '') +
+                    (m.game
+                      ? ` p95 ${m.game.latencyP95Ms?.toFixed(1)} ms (alone ${m.gameAlone?.latencyP95Ms?.toFixed(1) ?? '—'}), ${m.game.framesShown} frames, ${m.game.receivedMbps?.toFixed(1)} Mbps, freezes ${m.game.freezes ?? '—'}, ${m.game.cpuLimited ? 'CPU-LIMITED' : `cpu-limited ${((m.game.cpuLimitedShare ?? 0) * 100).toFixed(0)} %`}, load ${m.loadAvg1?.toFixed(2)}`
+                      : '') +
+                    (m.link
+                      ? `; link: trace ${m.link.traceMbps.toFixed(2)} Mbit/s, released ${m.link.releasedMbps.toFixed(2)}, saturated seconds ${m.link.saturatedBins} at ×${m.link.saturatedRatioMedian?.toFixed(3) ?? '—'}`
+                      : ''),
+                );
+              } catch (err) {
+                const error = (err as Error).message;
+                env.failedRuns.push({
+                  arm,
+                  neighbour,
+                  index,
+                  error,
+                  ...(trace ? { trace: trace.lab.id } : {}),
+                  ...(config.bufferTargets ? { bufferSeconds } : {}),
+                });
+                progress.endRun(`FAILED: ${error.split('\n')[0]}`);
+                // Not over the HTTP asked for: every further run would be too. Stop, report, and fail.
+                if (err instanceof ProtocolMismatchError) {
+                  fatal = err;
+                  break runs;
+                }
+              }
+              await sleep(500);
             }
           }
-          await sleep(500);
         }
-       }
-       }
       }
     }
   } finally {

@@ -35,7 +35,12 @@ export async function launchInNamespace(ns: string, extraArgs: readonly string[]
   const wrapper = join(dir, 'chromium-in-ns');
   writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${ns}' '${executable}' "$@"\n`);
   chmodSync(wrapper, 0o755);
-  const browser = await chromium.launch({ executablePath: wrapper, headless: true, args: [...LAB_CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
+  const browser = await chromium.launch({
+    executablePath: wrapper,
+    headless: true,
+    args: [...LAB_CHROMIUM_ARGS, ...extraArgs],
+    timeout: 30_000,
+  });
   return {
     browser,
     async close() {

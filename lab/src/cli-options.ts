@@ -31,7 +31,15 @@ import {
   type BenchConfig,
   configProblem,
 } from './config.js';
-import { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT, FILM_4K_MANIFEST_PATH, isMediaName, LAB_LADDER, labLadderManifestPath, MEDIA_NAMES } from './media.js';
+import {
+  DEFAULT_MANIFEST_PATH,
+  DEFAULT_MEDIA_ROOT,
+  FILM_4K_MANIFEST_PATH,
+  isMediaName,
+  LAB_LADDER,
+  labLadderManifestPath,
+  MEDIA_NAMES,
+} from './media.js';
 import { HOME_LINK, HOME_QUEUES, HOME_QUEUE_SPECS, parseLinkFlags } from './home-link.js';
 import { LAB_DIR } from './scripts.js';
 import { loadTrace, loadTraceDir, peakMbps, selectTraces, type LabTrace } from './traces.js';
@@ -100,9 +108,18 @@ usage: npm run bench:lab -- [flags]
 Writes report.md (tables next to the paper's numbers and the issue's targets), plots/*.png and *.svg,
 runs/*.json (raw), runs.csv and summary.json.`;
 
-function list<T extends string>(value: string | undefined, all: readonly T[], fallback: readonly T[], is: (v: string) => v is T, what: string): T[] {
+function list<T extends string>(
+  value: string | undefined,
+  all: readonly T[],
+  fallback: readonly T[],
+  is: (v: string) => v is T,
+  what: string,
+): T[] {
   if (value === undefined) return [...fallback];
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const i of items) if (!is(i)) throw new Error(`unknown ${what} "${i}" (choose from ${all.join(', ')})`);
   return items as T[];
 }
@@ -174,50 +191,78 @@ export function parseCliArgs(args: string[], cwd: string = invocationDir()): Cli
   const neighbourCc = values['neighbour-cc'] ?? 'reno';
   if (!isCongestionControl(cc)) throw new Error(`--cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
   if (!isCongestionControl(neighbourCc)) throw new Error(`--neighbour-cc must be one of ${CONGESTION_CONTROLS.join(', ')}`);
-  if (values.media !== undefined && !isMediaName(values.media)) throw new Error(`--media must be one of ${MEDIA_NAMES.join(', ')}, got ${values.media}`);
+  if (values.media !== undefined && !isMediaName(values.media))
+    throw new Error(`--media must be one of ${MEDIA_NAMES.join(', ')}, got ${values.media}`);
   const film4k = values.media === '4k';
-  if (film4k && (values.manifest !== undefined || values['content-seconds'] !== undefined)) throw new Error('--media 4k is its own ladder; it cannot go with --manifest or --content-seconds');
-  if (values.manifest !== undefined && values['content-seconds'] !== undefined) throw new Error('--content-seconds sets the lab ladder\'s length; it cannot go with --manifest');
+  if (film4k && (values.manifest !== undefined || values['content-seconds'] !== undefined))
+    throw new Error('--media 4k is its own ladder; it cannot go with --manifest or --content-seconds');
+  if (values.manifest !== undefined && values['content-seconds'] !== undefined)
+    throw new Error("--content-seconds sets the lab ladder's length; it cannot go with --manifest");
   const edge = values.edge ?? 'none';
   if (!isEdge(edge)) throw new Error(`--edge must be one of ${EDGES.join(', ')}, got ${edge}`);
-  if (values.trace !== undefined && values.traces !== undefined) throw new Error('--trace and --traces cannot go together: give one file or one folder');
+  if (values.trace !== undefined && values.traces !== undefined)
+    throw new Error('--trace and --traces cannot go together: give one file or one folder');
   if ((values.trace ?? values.traces) !== undefined && values.rate !== undefined) {
-    throw new Error(`--rate sets the constant bottleneck; with ${values.trace !== undefined ? '--trace' : '--traces'} the trace sets the downlink's rate (leave --rate out)`);
+    throw new Error(
+      `--rate sets the constant bottleneck; with ${values.trace !== undefined ? '--trace' : '--traces'} the trace sets the downlink's rate (leave --rate out)`,
+    );
   }
   for (const flag of ['families', 'traces-per-family'] as const) {
-    if (values[flag] !== undefined && values.traces === undefined) throw new Error(`--${flag} picks traces of --traces DIR; give --traces too`);
+    if (values[flag] !== undefined && values.traces === undefined)
+      throw new Error(`--${flag} picks traces of --traces DIR; give --traces too`);
   }
-  const { home } = parseLinkFlags(values.link, values.queue, { rate: values.rate !== undefined, rttMs: values['rtt-ms'] !== undefined, trace: (values.trace ?? values.traces) !== undefined });
-  if (values['trace-scale'] !== undefined && values.trace === undefined && values.traces === undefined) throw new Error('--trace-scale scales a trace-driven link; give --trace FILE or --traces DIR too');
+  const { home } = parseLinkFlags(values.link, values.queue, {
+    rate: values.rate !== undefined,
+    rttMs: values['rtt-ms'] !== undefined,
+    trace: (values.trace ?? values.traces) !== undefined,
+  });
+  if (values['trace-scale'] !== undefined && values.trace === undefined && values.traces === undefined)
+    throw new Error('--trace-scale scales a trace-driven link; give --trace FILE or --traces DIR too');
   const traceScale = values['trace-scale'] === undefined ? undefined : parseTraceScale(values['trace-scale']);
-  const durationSeconds = positive(values.duration, (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS, 'duration');
+  const durationSeconds = positive(
+    values.duration,
+    (values.trace ?? values.traces) !== undefined ? DEFAULT_TRACE_DURATION_SECONDS : DEFAULT_DURATION_SECONDS,
+    'duration',
+  );
   let traces: LabTrace[] | undefined;
   if (values.trace !== undefined) traces = [loadTrace(resolve(cwd, values.trace))];
   if (values.traces !== undefined) {
     const perFamily = values['traces-per-family'] === undefined ? undefined : positive(values['traces-per-family'], 0, 'traces-per-family');
-    if (perFamily !== undefined && !Number.isInteger(perFamily)) throw new Error(`--traces-per-family must be a whole number, got ${values['traces-per-family']}`);
-    const families = values.families?.split(',').map((s) => s.trim()).filter(Boolean);
+    if (perFamily !== undefined && !Number.isInteger(perFamily))
+      throw new Error(`--traces-per-family must be a whole number, got ${values['traces-per-family']}`);
+    const families = values.families
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     traces = selectTraces(loadTraceDir(resolve(cwd, values.traces)), { families, perFamily, sessionSeconds: durationSeconds });
   }
   if (traces && traceScale !== undefined) traces = traces.map((t) => scaleLabTrace(t, traceScale));
   for (const t of traces ?? []) {
     const peak = peakMbps(t.trace);
-    if (peak > TRACE_MAX_PEAK_MBPS) throw new Error(`${t.file}${t.scale !== undefined ? ` × ${t.scale}` : ''}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`);
+    if (peak > TRACE_MAX_PEAK_MBPS)
+      throw new Error(
+        `${t.file}${t.scale !== undefined ? ` × ${t.scale}` : ''}: peaks at ${peak.toFixed(0)} Mbit/s in a second, above the ${TRACE_MAX_PEAK_MBPS} Mbit/s the lab's delay line is meant for`,
+      );
   }
   let gameSize: { width: number; height: number } | undefined;
   if (values['game-size'] !== undefined) {
     const m = /^(\d+)x(\d+)$/.exec(values['game-size']);
-    if (!m || Number(m[1]) < 64 || Number(m[2]) < 64 || Number(m[1]) % 16 || Number(m[2]) % 16) throw new Error(`--game-size must be WIDTHxHEIGHT, multiples of 16 from 64, got ${values['game-size']}`);
+    if (!m || Number(m[1]) < 64 || Number(m[2]) < 64 || Number(m[1]) % 16 || Number(m[2]) % 16)
+      throw new Error(`--game-size must be WIDTHxHEIGHT, multiples of 16 from 64, got ${values['game-size']}`);
     gameSize = { width: Number(m[1]), height: Number(m[2]) };
   }
   const game = {
     ...gameSize,
     ...(values['game-mbps'] !== undefined ? { maxKbps: Math.round(positive(values['game-mbps'], 0, 'game-mbps') * 1000) } : {}),
     ...(values['game-fps'] !== undefined ? { fps: Math.round(positive(values['game-fps'], 0, 'game-fps')) } : {}),
-    ...(values['game-warmup'] !== undefined ? { warmupSeconds: positive(values['game-warmup'], 0, 'game-warmup', { allowZero: true }) } : {}),
+    ...(values['game-warmup'] !== undefined
+      ? { warmupSeconds: positive(values['game-warmup'], 0, 'game-warmup', { allowZero: true }) }
+      : {}),
   };
   const contentSeconds = Math.round(positive(values['content-seconds'], LAB_LADDER.durationS, 'content-seconds'));
-  const buffers = [...new Set((values['buffer-seconds'] ?? String(DEFAULT_BUFFER_SECONDS)).split(',').map((s) => positive(s.trim(), 0, 'buffer-seconds')))];
+  const buffers = [
+    ...new Set((values['buffer-seconds'] ?? String(DEFAULT_BUFFER_SECONDS)).split(',').map((s) => positive(s.trim(), 0, 'buffer-seconds'))),
+  ];
   const config: BenchConfig = {
     arms: list(values.arms, ARMS, traces ? TRACE_ARMS : DEFAULT_ARMS, isArm, 'arm'),
     neighbours: list(values.neighbours, NEIGHBOURS, ['udp', 'tcp', 'http', 'video'], isNeighbour, 'neighbour'),
@@ -228,11 +273,13 @@ export function parseCliArgs(args: string[], cwd: string = invocationDir()): Cli
     cc,
     neighbourCc,
     seed: Math.round(Number(values.seed ?? 1)),
-    queueBytes: home ? HOME_QUEUE_SPECS[home].queueBytes : Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
+    queueBytes: home
+      ? HOME_QUEUE_SPECS[home].queueBytes
+      : Math.round(positive(values.queue, QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, 'queue')),
     rateMbps: home ? HOME_LINK.rateMbps : positive(values.rate, BOTTLENECK_MBPS, 'rate'),
     rttMs: home ? HOME_LINK.rttMs : positive(values['rtt-ms'], PAPER_RTT_MS, 'rtt-ms', { allowZero: true }),
     ...(home ? { homeQueue: home } : {}),
-    manifestPath: film4k ? FILM_4K_MANIFEST_PATH : values.manifest ?? labLadderManifestPath(contentSeconds),
+    manifestPath: film4k ? FILM_4K_MANIFEST_PATH : (values.manifest ?? labLadderManifestPath(contentSeconds)),
     contentSeconds: values.manifest === undefined && !film4k ? contentSeconds : undefined,
     bufferSeconds: buffers[0],
     ...(buffers.length > 1 ? { bufferTargets: buffers } : {}),

@@ -55,13 +55,23 @@ export const ARM_SPECS: Record<Arm, ArmSpec> = {
   sammy: { player: 'dashjs', label: 'Sammy (defaults = PRESETS.bufferAware)', control: 'unpaced', judged: true },
   'pace-only': { player: 'dashjs', label: 'dash.js ABR + Sammy pace (pace-only)', control: 'unpaced', judged: false },
   'sammy-paper': { player: 'dashjs', label: 'Sammy PRESETS.paper (the paper’s pace design)', control: 'unpaced', judged: true },
-  'sammy-neighbour-first': { player: 'dashjs', label: 'Sammy PRESETS.neighbourFirst (the neighbour first)', control: 'unpaced', judged: true },
+  'sammy-neighbour-first': {
+    player: 'dashjs',
+    label: 'Sammy PRESETS.neighbourFirst (the neighbour first)',
+    control: 'unpaced',
+    judged: true,
+  },
   'shaka-unpaced': { player: 'shaka', label: 'Shaka default ABR, unpaced', control: 'shaka-unpaced', judged: false },
   'shaka-sammy': { player: 'shaka', label: 'Shaka + Sammy (defaults)', control: 'shaka-unpaced', judged: true },
   'shaka-sammy-neighbour-first': { player: 'shaka', label: 'Shaka + Sammy PRESETS.neighbourFirst', control: 'shaka-unpaced', judged: true },
   'hlsjs-unpaced': { player: 'hlsjs', label: 'hls.js default ABR, unpaced', control: 'hlsjs-unpaced', judged: false },
   'hlsjs-sammy': { player: 'hlsjs', label: 'hls.js + Sammy (defaults)', control: 'hlsjs-unpaced', judged: true },
-  'hlsjs-sammy-neighbour-first': { player: 'hlsjs', label: 'hls.js + Sammy PRESETS.neighbourFirst', control: 'hlsjs-unpaced', judged: true },
+  'hlsjs-sammy-neighbour-first': {
+    player: 'hlsjs',
+    label: 'hls.js + Sammy PRESETS.neighbourFirst',
+    control: 'hlsjs-unpaced',
+    judged: true,
+  },
 };
 
 export const ARM_LABELS = Object.fromEntries(ARMS.map((a) => [a, ARM_SPECS[a].label])) as Record<Arm, string>;
@@ -107,7 +117,7 @@ export const EDGES = ['none', 'varnish'] as const;
 export type Edge = (typeof EDGES)[number];
 
 export const EDGE_LABELS: Record<Edge, string> = {
-  none: 'direct origin (lab server: sammy-pacing-express on Express\'s router)',
+  none: "direct origin (lab server: sammy-pacing-express on Express's router)",
   varnish: 'Varnish (origin/varnish sammy.vcl, tcp vmod) in front of the Express origin',
 };
 

@@ -36,18 +36,32 @@ function findGo(): string {
       /* next */
     }
   }
-  throw new Error('the lab delay line needs Go to build lab/delay (https://go.dev/dl/, or set GO=/path/to/go); --rtt-ms 0 runs without a delay');
+  throw new Error(
+    'the lab delay line needs Go to build lab/delay (https://go.dev/dl/, or set GO=/path/to/go); --rtt-ms 0 runs without a delay',
+  );
 }
 
 /** Builds lab/delay into .cache/lab when its source changed (stamped by hash). Returns the binary. */
 export function ensureDelayBinary(): string {
-  const files = ['go.mod', ...readdirSync(SOURCE_DIR).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go')).sort()];
-  const source = files.map((f) => readFileSync(join(SOURCE_DIR, f))).reduce((h, b) => h.update(b), createHash('sha256')).digest('hex');
+  const files = [
+    'go.mod',
+    ...readdirSync(SOURCE_DIR)
+      .filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+      .sort(),
+  ];
+  const source = files
+    .map((f) => readFileSync(join(SOURCE_DIR, f)))
+    .reduce((h, b) => h.update(b), createHash('sha256'))
+    .digest('hex');
   const stamp = `${BIN}.sha256`;
   if (existsSync(BIN) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source) return BIN;
   mkdirSync(BIN_DIR, { recursive: true });
   // Standard library only: no module download, a few seconds.
-  execFileSync(findGo(), ['build', '-o', BIN, '.'], { cwd: SOURCE_DIR, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' } });
+  execFileSync(findGo(), ['build', '-o', BIN, '.'], {
+    cwd: SOURCE_DIR,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
+  });
   writeFileSync(stamp, source);
   return BIN;
 }
@@ -116,12 +130,28 @@ export interface LinkOptions {
  * Starts the delay line in the router namespace and routes both directions through it.
  * `devices` are the router's two veths; both directions get half the round-trip delay.
  */
-export async function startDelayLine(router: string, devices: string[], tunName: string, rttMs: number, link?: LinkOptions): Promise<DelayLine> {
+export async function startDelayLine(
+  router: string,
+  devices: string[],
+  tunName: string,
+  rttMs: number,
+  link?: LinkOptions,
+): Promise<DelayLine> {
   const oneWayUs = Math.round((rttMs * 1000) / 2);
   const linkArgs = link
     ? [
-        '-down-dst', link.downDst, '-queue-bytes', String(link.queueBytes), '-stats', link.statsFile, '-idle-mbps', String(link.idleMbps),
-        '-queue-kind', link.queueKind ?? 'fifo', ...(link.statsIdle ? ['-stats-idle'] : []), ...(link.rtpLogFile ? ['-rtp-log', link.rtpLogFile] : []),
+        '-down-dst',
+        link.downDst,
+        '-queue-bytes',
+        String(link.queueBytes),
+        '-stats',
+        link.statsFile,
+        '-idle-mbps',
+        String(link.idleMbps),
+        '-queue-kind',
+        link.queueKind ?? 'fifo',
+        ...(link.statsIdle ? ['-stats-idle'] : []),
+        ...(link.rtpLogFile ? ['-rtp-log', link.rtpLogFile] : []),
       ]
     : [];
   // Replies to commands, in order: each command takes the next one.
@@ -147,7 +177,8 @@ export async function startDelayLine(router: string, devices: string[], tunName:
   // Line-rate bursts reach the TUN before the bottleneck: its queue toward the program must not drop them.
   await ip('link', 'set', tunName, 'txqueuelen', '10000', 'up');
   // Packets come back out of the TUN with their original source: strict reverse-path filtering would drop them.
-  for (const dev of ['all', 'default', tunName, ...devices]) await run(...inNs(router, 'sysctl', ['-qw', `net.ipv4.conf.${dev}.rp_filter=0`]));
+  for (const dev of ['all', 'default', tunName, ...devices])
+    await run(...inNs(router, 'sysctl', ['-qw', `net.ipv4.conf.${dev}.rp_filter=0`]));
   await ip('route', 'add', 'default', 'dev', tunName, 'table', DELAY_TABLE);
   for (const dev of devices) await ip('rule', 'add', 'iif', dev, 'lookup', DELAY_TABLE);
   return {

@@ -33,7 +33,15 @@ import { BOTTLENECK_MBPS, GAME_DEFAULTS, PAPER_BDP_BYTES, PAPER_RTT_MS, QUEUE_BD
 import { gamePageUrl } from './neighbours/game-stream.js';
 import { NetDelayFeed } from './game/net-feed.js';
 import { HOME_LINK, HOME_QUEUE_SPECS, parseLinkFlags } from './home-link.js';
-import { DEFAULT_MEDIA_ROOT, ensureMedia, FILM_4K_MANIFEST_PATH, isMediaName, LAB_MANIFEST_PATH, manifestFile, MEDIA_NAMES } from './media.js';
+import {
+  DEFAULT_MEDIA_ROOT,
+  ensureMedia,
+  FILM_4K_MANIFEST_PATH,
+  isMediaName,
+  LAB_MANIFEST_PATH,
+  manifestFile,
+  MEDIA_NAMES,
+} from './media.js';
 import { cleanupOnExit, inNs, killAllChildren, run, sleep, start, waitForLine, type Child } from './processes.js';
 import { LAB_DIR, nodeScript, PAGE_DIR } from './scripts.js';
 import { CLIENT_IP, createTopology, destroyTopology, namesFor, namespaceSupport, removeLeftovers, SERVER_IP } from './topology.js';
@@ -59,7 +67,9 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    console.log('usage: npm run demo:neighbour [-- --screenshots DIR [--seconds S]] [--link home|paper] [--queue fifo-2bdp|fifo-bloated|fq-codel] [--media 4k|lab] [--game-mbps R] [--rate R (paper link)]');
+    console.log(
+      'usage: npm run demo:neighbour [-- --screenshots DIR [--seconds S]] [--link home|paper] [--queue fifo-2bdp|fifo-bloated|fq-codel] [--media 4k|lab] [--game-mbps R] [--rate R (paper link)]',
+    );
     return;
   }
   const support = namespaceSupport();
@@ -71,9 +81,15 @@ async function main(): Promise<void> {
   const manifestPath = media === '4k' ? FILM_4K_MANIFEST_PATH : LAB_MANIFEST_PATH;
   const rateMbps = home ? HOME_LINK.rateMbps : Number(values.rate ?? BOTTLENECK_MBPS);
   const seconds = Number(values.seconds ?? 35);
-  for (const [name, v] of [['rate', rateMbps], ['seconds', seconds]] as const) if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  for (const [name, v] of [
+    ['rate', rateMbps],
+    ['seconds', seconds],
+  ] as const)
+    if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
   if (values['game-mbps'] !== undefined && !(Number(values['game-mbps']) > 0)) throw new Error('--game-mbps must be a positive number');
-  const gameKbps = Math.round(values['game-mbps'] !== undefined ? Number(values['game-mbps']) * 1000 : GAME_DEFAULTS.linkShare * rateMbps * 1000);
+  const gameKbps = Math.round(
+    values['game-mbps'] !== undefined ? Number(values['game-mbps']) * 1000 : GAME_DEFAULTS.linkShare * rateMbps * 1000,
+  );
   await ensureMedia(DEFAULT_MEDIA_ROOT, manifestPath);
   const capKbps = 4 * topVideoKbps(manifestFile(DEFAULT_MEDIA_ROOT, manifestPath));
 
@@ -85,22 +101,31 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'sammy-demo-'));
   const rtpLogFile = join(tmp, 'rtp.log');
   let feedServer: Server | undefined;
-  const teardown = cleanupOnExit(() => {
-    feedServer?.close();
-    killAllChildren();
-    rmSync(tmp, { recursive: true, force: true });
-    // Deleting the client namespace deletes the veth pair, and the host route through it.
-    destroyTopology(names);
-  }, (line) => console.error(line));
+  const teardown = cleanupOnExit(
+    () => {
+      feedServer?.close();
+      killAllChildren();
+      rmSync(tmp, { recursive: true, force: true });
+      // Deleting the client namespace deletes the veth pair, and the host route through it.
+      destroyTopology(names);
+    },
+    (line) => console.error(line),
+  );
   try {
     const t = home
       ? await createTopology({
-          rateMbps, queueBytes: HOME_QUEUE_SPECS[home].queueBytes, rttMs: HOME_LINK.rttMs, home: { queue: home, statsFile: join(tmp, 'link-stats.jsonl') }, rtpLogFile,
+          rateMbps,
+          queueBytes: HOME_QUEUE_SPECS[home].queueBytes,
+          rttMs: HOME_LINK.rttMs,
+          home: { queue: home, statsFile: join(tmp, 'link-stats.jsonl') },
+          rtpLogFile,
           // The person's browser is beyond the client namespace: its packets take the home link's queue too.
           moreDownlinkSubnets: [`${HOST_IP.split('.').slice(0, 3).join('.')}.0/24`],
         })
       : await createTopology({ rateMbps, queueBytes: QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES, rttMs: PAPER_RTT_MS });
-    const linkText = home ? `home link: ${HOME_LINK.rttMs} ms RTT, ${HOME_QUEUE_SPECS[home].label}, in the router's delay line` : `tbf, ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES} B queue, ${PAPER_RTT_MS} ms RTT`;
+    const linkText = home
+      ? `home link: ${HOME_LINK.rttMs} ms RTT, ${HOME_QUEUE_SPECS[home].label}, in the router's delay line`
+      : `tbf, ${QUEUE_BDP_MULTIPLE * PAPER_BDP_BYTES} B queue, ${PAPER_RTT_MS} ms RTT`;
     // The person's link: this namespace ═ client namespace, which forwards to the router.
     const peer = `${hostDev.slice(0, -1)}p`;
     await run('ip', ['link', 'add', hostDev, 'type', 'veth', 'peer', 'name', peer, 'netns', t.client]);
@@ -108,14 +133,29 @@ async function main(): Promise<void> {
     await run('ip', ['link', 'set', hostDev, 'up']);
     await run('ip', ['-n', t.client, 'addr', 'add', `${HOST_GW_IP}/24`, 'dev', peer]);
     await run('ip', ['-n', t.client, 'link', 'set', peer, 'up']);
-    for (const key of ['net.ipv4.ip_forward=1', 'net.ipv4.conf.all.rp_filter=0', 'net.ipv4.conf.default.rp_filter=0']) await run(...inNs(t.client, 'sysctl', ['-qw', key]));
+    for (const key of ['net.ipv4.ip_forward=1', 'net.ipv4.conf.all.rp_filter=0', 'net.ipv4.conf.default.rp_filter=0'])
+      await run(...inNs(t.client, 'sysctl', ['-qw', key]));
     await run('ip', ['route', 'add', `${SERVER_IP.split('.').slice(0, 3).join('.')}.0/24`, 'via', HOST_GW_IP, 'dev', hostDev]);
     // Back to the person: the router (main table, after the delay line) and the client namespace know the way.
     await run('ip', ['-n', t.router, 'route', 'add', `${HOST_IP.split('.').slice(0, 3).join('.')}.0/24`, 'via', CLIENT_IP]);
 
     const [node, ...script] = nodeScript('lab-server');
     const server = start(
-      ...inNs(t.server, node as string, [...script, '--host', SERVER_IP, '--port', String(SERVER_PORT), '--media', DEFAULT_MEDIA_ROOT, '--page', PAGE_DIR, '--cc', 'cubic', '--seed', '1']),
+      ...inNs(t.server, node as string, [
+        ...script,
+        '--host',
+        SERVER_IP,
+        '--port',
+        String(SERVER_PORT),
+        '--media',
+        DEFAULT_MEDIA_ROOT,
+        '--page',
+        PAGE_DIR,
+        '--cc',
+        'cubic',
+        '--seed',
+        '1',
+      ]),
       { cwd: LAB_DIR },
     );
     children.push(server);
@@ -158,7 +198,11 @@ async function main(): Promise<void> {
     const dir = resolve(values.screenshots);
     mkdirSync(dir, { recursive: true });
     // The person's browser: a Chromium in this (the machine's own) namespace, mDNS candidates as shipped.
-    const person = await chromium.launch({ executablePath: findChromium(), headless: true, args: LAB_CHROMIUM_ARGS.filter((a) => !a.startsWith('--disable-features')) });
+    const person = await chromium.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: LAB_CHROMIUM_ARGS.filter((a) => !a.startsWith('--disable-features')),
+    });
     try {
       // Rendered at 0.7 × (980 × 574 px): the game's noise does not compress, and the PNGs go in the repository.
       const page = await (await person.newContext({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 0.7 })).newPage();
@@ -168,7 +212,10 @@ async function main(): Promise<void> {
         await page.waitForFunction((a) => document.body.dataset.arm === a, arm);
         for (let s = 0; s < seconds; s += 5) {
           await sleep(5000);
-          const text = await page.evaluate(() => `${document.querySelector('#video-figures')?.textContent ?? ''} | ${(document.querySelector('#game') as HTMLIFrameElement).contentDocument?.querySelector('#figures')?.textContent ?? ''} | ${document.querySelector('#net-figures')?.textContent ?? ''}`);
+          const text = await page.evaluate(
+            () =>
+              `${document.querySelector('#video-figures')?.textContent ?? ''} | ${(document.querySelector('#game') as HTMLIFrameElement).contentDocument?.querySelector('#figures')?.textContent ?? ''} | ${document.querySelector('#net-figures')?.textContent ?? ''}`,
+          );
           console.log(`[${arm} ${s + 5}s] ${text}`);
         }
         const file = join(dir, home ? `demo-home-${home}-${arm}.png` : `demo-neighbour-${arm}.png`);

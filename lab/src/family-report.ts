@@ -53,12 +53,47 @@ export const VIEWER_METRICS: readonly FamilyMetric[] = [
 /** The neighbours' figures: the UDP flow's one-way delay (whole session, first half, second half), the bulk TCP flow's mean throughput. */
 export const NEIGHBOUR_METRICS: readonly FamilyMetric[] = [
   { key: 'udpP50Ms', header: 'UDP p50 (ms)', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.neighbourMetric?.p50) },
-  { key: 'udpP50FirstHalfMs', header: 'p50 1st half', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.udpFirstHalf?.p50) },
-  { key: 'udpP50SecondHalfMs', header: 'p50 2nd half', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.udpSecondHalf?.p50) },
+  {
+    key: 'udpP50FirstHalfMs',
+    header: 'p50 1st half',
+    digits: 2,
+    delta: 'percent',
+    neighbour: 'udp',
+    get: (m) => udp(m, m.udpFirstHalf?.p50),
+  },
+  {
+    key: 'udpP50SecondHalfMs',
+    header: 'p50 2nd half',
+    digits: 2,
+    delta: 'percent',
+    neighbour: 'udp',
+    get: (m) => udp(m, m.udpSecondHalf?.p50),
+  },
   { key: 'udpP95Ms', header: 'UDP p95 (ms)', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.neighbourMetric?.p95) },
-  { key: 'udpP95FirstHalfMs', header: 'p95 1st half', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.udpFirstHalf?.p95) },
-  { key: 'udpP95SecondHalfMs', header: 'p95 2nd half', digits: 2, delta: 'percent', neighbour: 'udp', get: (m) => udp(m, m.udpSecondHalf?.p95) },
-  { key: 'tcpMbps', header: 'TCP neighbour (Mbit/s)', digits: 2, delta: 'percent', neighbour: 'tcp', get: (m) => (m.neighbour === 'tcp' ? m.neighbourMetric?.mean : undefined) },
+  {
+    key: 'udpP95FirstHalfMs',
+    header: 'p95 1st half',
+    digits: 2,
+    delta: 'percent',
+    neighbour: 'udp',
+    get: (m) => udp(m, m.udpFirstHalf?.p95),
+  },
+  {
+    key: 'udpP95SecondHalfMs',
+    header: 'p95 2nd half',
+    digits: 2,
+    delta: 'percent',
+    neighbour: 'udp',
+    get: (m) => udp(m, m.udpSecondHalf?.p95),
+  },
+  {
+    key: 'tcpMbps',
+    header: 'TCP neighbour (Mbit/s)',
+    digits: 2,
+    delta: 'percent',
+    neighbour: 'tcp',
+    get: (m) => (m.neighbour === 'tcp' ? m.neighbourMetric?.mean : undefined),
+  },
 ];
 
 export const FAMILY_METRICS: readonly FamilyMetric[] = [...VIEWER_METRICS, ...NEIGHBOUR_METRICS];
@@ -155,7 +190,13 @@ export function armPairs(cells: readonly FamilyCell[]): ArmPair[] {
         const d = armDelta(m, a, b);
         if (d !== undefined) deltas[m.key] = d;
       }
-      out.push({ family: a.family, ...(a.bufferSeconds !== undefined ? { bufferSeconds: a.bufferSeconds } : {}), arm: a.arm, other: b.arm, deltas });
+      out.push({
+        family: a.family,
+        ...(a.bufferSeconds !== undefined ? { bufferSeconds: a.bufferSeconds } : {}),
+        arm: a.arm,
+        other: b.arm,
+        deltas,
+      });
     }
   }
   return out;
@@ -177,19 +218,84 @@ export interface FamilyTarget {
 }
 
 const viewerTargets = (arm: Arm): FamilyTarget[] => [
-  { id: `${arm}-rebuffer`, what: 'rebuffer ratio', arm, against: 'unpaced', metric: 'rebufferRatio', rule: { kind: 'notHigher' }, text: '≤ unpaced (mean per run, and on every trace)' },
-  { id: `${arm}-bitrate`, what: 'mean bitrate', arm, against: 'unpaced', metric: 'meanBitrateKbps', rule: { kind: 'minChange', percent: -2 }, text: '≥ 98 % of unpaced' },
-  { id: `${arm}-switches`, what: 'quality switches', arm, against: 'unpaced', metric: 'qualitySwitches', rule: { kind: 'notHigher' }, text: '≤ unpaced' },
-  { id: `${arm}-startup`, what: 'startup delay', arm, against: 'unpaced', metric: 'startupDelayMs', rule: { kind: 'maxChange', percent: 10 }, text: '≤ unpaced + 10 %' },
+  {
+    id: `${arm}-rebuffer`,
+    what: 'rebuffer ratio',
+    arm,
+    against: 'unpaced',
+    metric: 'rebufferRatio',
+    rule: { kind: 'notHigher' },
+    text: '≤ unpaced (mean per run, and on every trace)',
+  },
+  {
+    id: `${arm}-bitrate`,
+    what: 'mean bitrate',
+    arm,
+    against: 'unpaced',
+    metric: 'meanBitrateKbps',
+    rule: { kind: 'minChange', percent: -2 },
+    text: '≥ 98 % of unpaced',
+  },
+  {
+    id: `${arm}-switches`,
+    what: 'quality switches',
+    arm,
+    against: 'unpaced',
+    metric: 'qualitySwitches',
+    rule: { kind: 'notHigher' },
+    text: '≤ unpaced',
+  },
+  {
+    id: `${arm}-startup`,
+    what: 'startup delay',
+    arm,
+    against: 'unpaced',
+    metric: 'startupDelayMs',
+    rule: { kind: 'maxChange', percent: 10 },
+    text: '≤ unpaced + 10 %',
+  },
 ];
 
 /** Issue 33's targets, judged on every family at every buffer target. */
 export const FAMILY_TARGETS: readonly FamilyTarget[] = [
   ...viewerTargets('sammy'),
-  { id: 'sammy-udp-p50', what: 'UDP one-way p50', arm: 'sammy', against: 'dashjs-rtp', metric: 'udpP50Ms', rule: { kind: 'maxChange', percent: 10 }, text: '≤ dash.js rtp + 10 %' },
-  { id: 'sammy-udp-p95', what: 'UDP one-way p95', arm: 'sammy', against: 'dashjs-rtp', metric: 'udpP95Ms', rule: { kind: 'maxChange', percent: 10 }, text: '≤ dash.js rtp + 10 %' },
-  { id: 'sammy-tcp', what: 'TCP neighbour throughput', arm: 'sammy', against: 'unpaced', metric: 'tcpMbps', rule: { kind: 'minChange', percent: 0 }, text: '≥ unpaced' },
-  { id: 'sammy-chunk', what: 'chunk throughput', arm: 'sammy', against: 'unpaced', metric: 'chunkThroughputMbps', rule: { kind: 'maxChange', percent: -60 }, text: '≥ 60 % lower than unpaced (families above 3 × top)', aboveTopMultiple: 3 },
+  {
+    id: 'sammy-udp-p50',
+    what: 'UDP one-way p50',
+    arm: 'sammy',
+    against: 'dashjs-rtp',
+    metric: 'udpP50Ms',
+    rule: { kind: 'maxChange', percent: 10 },
+    text: '≤ dash.js rtp + 10 %',
+  },
+  {
+    id: 'sammy-udp-p95',
+    what: 'UDP one-way p95',
+    arm: 'sammy',
+    against: 'dashjs-rtp',
+    metric: 'udpP95Ms',
+    rule: { kind: 'maxChange', percent: 10 },
+    text: '≤ dash.js rtp + 10 %',
+  },
+  {
+    id: 'sammy-tcp',
+    what: 'TCP neighbour throughput',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'tcpMbps',
+    rule: { kind: 'minChange', percent: 0 },
+    text: '≥ unpaced',
+  },
+  {
+    id: 'sammy-chunk',
+    what: 'chunk throughput',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'chunkThroughputMbps',
+    rule: { kind: 'maxChange', percent: -60 },
+    text: '≥ 60 % lower than unpaced (families above 3 × top)',
+    aboveTopMultiple: 3,
+  },
   ...viewerTargets('pace-only'),
 ];
 
@@ -212,34 +318,53 @@ export const fmt = (x: number | undefined, digits: number): string => (x === und
 /** A difference with its sign, in display units. */
 export const plus = (x: number, digits: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
 
-function checkOne(cells: readonly FamilyCell[], family: string, bufferSeconds: number | undefined, target: FamilyTarget, topVideoKbps: number): FamilyTargetCheck {
+function checkOne(
+  cells: readonly FamilyCell[],
+  family: string,
+  bufferSeconds: number | undefined,
+  target: FamilyTarget,
+  topVideoKbps: number,
+): FamilyTargetCheck {
   const base = { family, ...(bufferSeconds !== undefined ? { bufferSeconds } : {}), target };
   const find = (arm: Arm) => cells.find((c) => c.family === family && c.bufferSeconds === bufferSeconds && c.arm === arm);
   const [a, b] = [find(target.arm), find(target.against)];
   const metric = metricOf(target.metric);
   const familyMbps = a?.familyMbps ?? b?.familyMbps;
   if (target.aboveTopMultiple !== undefined && !((familyMbps ?? 0) * 1000 > target.aboveTopMultiple * topVideoKbps)) {
-    return { ...base, verdict: `no target: family mean ${fmt(familyMbps, 2)} Mbit/s = ${fmt(((familyMbps ?? 0) * 1000) / topVideoKbps, 1)} × top (≤ ${target.aboveTopMultiple} ×)` };
+    return {
+      ...base,
+      verdict: `no target: family mean ${fmt(familyMbps, 2)} Mbit/s = ${fmt(((familyMbps ?? 0) * 1000) / topVideoKbps, 1)} × top (≤ ${target.aboveTopMultiple} ×)`,
+    };
   }
   if (!a || !b) return { ...base, verdict: `n/a: no ${!a ? target.arm : target.against} runs` };
   const scale = metric.scale ?? 1;
   if (target.rule.kind === 'notHigher') {
     const byMean = target.metric === 'rebufferRatio';
-    const [value, reference] = byMean ? [a.rebufferRatioMean, b.rebufferRatioMean] : [a.stats[target.metric].median, b.stats[target.metric].median];
-    if (value === undefined || reference === undefined) return { ...base, value, reference, verdict: `n/a: no ${metric.header} for ${value === undefined ? target.arm : target.against}` };
+    const [value, reference] = byMean
+      ? [a.rebufferRatioMean, b.rebufferRatioMean]
+      : [a.stats[target.metric].median, b.stats[target.metric].median];
+    if (value === undefined || reference === undefined)
+      return { ...base, value, reference, verdict: `n/a: no ${metric.header} for ${value === undefined ? target.arm : target.against}` };
     const change = (value - reference) * scale;
     // A trace where the arm stalls more is a failure, not something to average away (issue 33).
     const worse = byMean
-      ? Object.entries(a.rebufferRatioByTrace).filter(([t, r]) => b.rebufferRatioByTrace[t] !== undefined && r > b.rebufferRatioByTrace[t]! + EPS)
+      ? Object.entries(a.rebufferRatioByTrace).filter(
+          ([t, r]) => b.rebufferRatioByTrace[t] !== undefined && r > b.rebufferRatioByTrace[t]! + EPS,
+        )
       : [];
     const met = change <= EPS && worse.length === 0;
     const unit = byMean ? ' pp' : ' per run';
     const onTraces = worse.map(([t, r]) => `${t} ${plus((r - b.rebufferRatioByTrace[t]!) * scale, 2)}${unit}`).join(', ');
-    const verdict = met ? 'met' : change > EPS ? `missed by ${plus(change, 2)}${unit}${onTraces ? `; worse on ${onTraces}` : ''}` : `missed on ${onTraces}`;
+    const verdict = met
+      ? 'met'
+      : change > EPS
+        ? `missed by ${plus(change, 2)}${unit}${onTraces ? `; worse on ${onTraces}` : ''}`
+        : `missed on ${onTraces}`;
     return { ...base, value, reference, change, met, verdict };
   }
   const [value, reference] = [a.stats[target.metric].median, b.stats[target.metric].median];
-  if (value === undefined || reference === undefined) return { ...base, value, reference, verdict: `n/a: no ${metric.header} for ${value === undefined ? target.arm : target.against}` };
+  if (value === undefined || reference === undefined)
+    return { ...base, value, reference, verdict: `n/a: no ${metric.header} for ${value === undefined ? target.arm : target.against}` };
   const change = percentChange(reference, value);
   if (change === undefined) return { ...base, value, reference, verdict: `n/a: ${target.against}'s median is 0` };
   const over = ruleExcess(target.rule, change);
@@ -247,7 +372,11 @@ function checkOne(cells: readonly FamilyCell[], family: string, bufferSeconds: n
 }
 
 /** Every target on every family and buffer target that ran; verdicts say by how much a target is missed. */
-export function checkFamilyTargets(cells: readonly FamilyCell[], topVideoKbps: number, targets: readonly FamilyTarget[] = FAMILY_TARGETS): FamilyTargetCheck[] {
+export function checkFamilyTargets(
+  cells: readonly FamilyCell[],
+  topVideoKbps: number,
+  targets: readonly FamilyTarget[] = FAMILY_TARGETS,
+): FamilyTargetCheck[] {
   const groups = [...new Map(cells.map((c) => [`${c.family}\u0000${c.bufferSeconds}`, c])).values()];
   return groups.flatMap((g) => targets.map((t) => checkOne(cells, g.family, g.bufferSeconds, t, topVideoKbps)));
 }
@@ -263,7 +392,8 @@ function checkCell(c: FamilyTargetCheck): string {
   if (c.met === undefined && c.value === undefined) return c.verdict;
   const m = metricOf(c.target.metric);
   const s = m.scale ?? 1;
-  const change = c.change === undefined ? '' : c.target.rule.kind === 'notHigher' ? ` (${plus(c.change, m.digits)})` : ` (${signed(c.change)})`;
+  const change =
+    c.change === undefined ? '' : c.target.rule.kind === 'notHigher' ? ` (${plus(c.change, m.digits)})` : ` (${signed(c.change)})`;
   const values = `${fmt(c.value === undefined ? undefined : c.value * s, m.digits)} vs ${fmt(c.reference === undefined ? undefined : c.reference * s, m.digits)}${change}`;
   return `${values}: ${c.met ? '**met**' : c.verdict}`;
 }
@@ -296,7 +426,10 @@ export function renderFamilySection(input: { metrics: readonly RunMetrics[]; arm
       (leftOut.length ? ` Not run here, so not judged: ${leftOut.join(', ')}.` : ''),
     '',
   );
-  L.push(`| family | arm | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`, `|---|---|---|${buffers.map(() => '---').join('|')}|`);
+  L.push(
+    `| family | arm | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`,
+    `|---|---|---|${buffers.map(() => '---').join('|')}|`,
+  );
   for (const family of families) {
     for (const t of FAMILY_TARGETS.filter(ran)) {
       const row = buffers.map((b) => checks.find((c) => c.family === family && c.bufferSeconds === b && c.target === t));
@@ -318,10 +451,21 @@ export function renderFamilySection(input: { metrics: readonly RunMetrics[]; arm
     const fc = cells.filter((c) => c.family === family);
     const mbps = fc[0]?.familyMbps;
     const traces = [...new Set(fc.flatMap((c) => c.traces))];
-    L.push(`#### ${family}`, '', `${traces.length} trace(s): ${traces.join(', ')}; mean over the session ${fmt(mbps, 2)} Mbit/s = ${fmt(((mbps ?? 0) * 1000) / input.topVideoKbps, 1)} × the top video bitrate.`, '');
+    L.push(
+      `#### ${family}`,
+      '',
+      `${traces.length} trace(s): ${traces.join(', ')}; mean over the session ${fmt(mbps, 2)} Mbit/s = ${fmt(((mbps ?? 0) * 1000) / input.topVideoKbps, 1)} × the top video bitrate.`,
+      '',
+    );
     const table = (metrics: readonly FamilyMetric[], runs: (c: FamilyCell) => string) => {
-      L.push(`| buffer | arm | runs | ${metrics.map((m) => m.header).join(' | ')} |`, `|---|---|---|${metrics.map(() => '---').join('|')}|`);
-      for (const c of fc) L.push(`| ${bufferText(c.bufferSeconds)} | ${ARM_LABELS[c.arm]} | ${runs(c)} | ${metrics.map((m) => spreadCell(c.stats[m.key], m.digits, m.scale)).join(' | ')} |`);
+      L.push(
+        `| buffer | arm | runs | ${metrics.map((m) => m.header).join(' | ')} |`,
+        `|---|---|---|${metrics.map(() => '---').join('|')}|`,
+      );
+      for (const c of fc)
+        L.push(
+          `| ${bufferText(c.bufferSeconds)} | ${ARM_LABELS[c.arm]} | ${runs(c)} | ${metrics.map((m) => spreadCell(c.stats[m.key], m.digits, m.scale)).join(' | ')} |`,
+        );
       L.push('');
     };
     table(VIEWER_METRICS, (c) => `${c.runs}`);
@@ -331,7 +475,10 @@ export function renderFamilySection(input: { metrics: readonly RunMetrics[]; arm
       L.push('Each arm against the others (medians): percent change, or the difference for rebuffer ratio (pp), switches and QoE_lin.', '');
       const shown = FAMILY_METRICS.filter((m) => !m.key.includes('Half'));
       L.push(`| buffer | arm | against | ${shown.map((m) => m.header).join(' | ')} |`, `|---|---|---|${shown.map(() => '---').join('|')}|`);
-      for (const p of fp) L.push(`| ${bufferText(p.bufferSeconds)} | ${p.arm} | ${p.other} | ${shown.map((m) => deltaText(m, p.deltas[m.key])).join(' | ')} |`);
+      for (const p of fp)
+        L.push(
+          `| ${bufferText(p.bufferSeconds)} | ${p.arm} | ${p.other} | ${shown.map((m) => deltaText(m, p.deltas[m.key])).join(' | ')} |`,
+        );
       L.push('');
     }
   }

@@ -8,14 +8,22 @@ import type { RunMetrics } from './measurements.js';
 import { render } from './plots.js';
 
 /** Draws one frontier plot per family that has any arm with both figures; returns the plots' names. */
-export async function plotFrontiers(metrics: readonly RunMetrics[], arms: readonly Arm[], topVideoKbps: number, dir: string): Promise<string[]> {
+export async function plotFrontiers(
+  metrics: readonly RunMetrics[],
+  arms: readonly Arm[],
+  topVideoKbps: number,
+  dir: string,
+): Promise<string[]> {
   const shown = FRONTIER_ARMS.filter((a) => arms.includes(a));
   const cells = frontierCells(metrics, shown);
   const names: string[] = [];
   for (const family of [...new Set(cells.map((c) => c.family))]) {
     const points = frontierPoints(cells, family);
     if (points.length === 0) continue;
-    const dots = frontierRunDots(metrics.filter((m) => shown.includes(m.arm)), family);
+    const dots = frontierRunDots(
+      metrics.filter((m) => shown.includes(m.arm)),
+      family,
+    );
     const name = frontierPlotName(family);
     await render(frontierSpec(family, cells.find((c) => c.family === family)?.familyMbps, topVideoKbps, points, dots, shown), dir, name);
     names.push(name);

@@ -134,38 +134,138 @@ export interface FrontierTarget {
 }
 
 export const FRONTIER_TARGETS: readonly FrontierTarget[] = [
-  { id: 'default-bitrate', side: 'default', what: 'mean bitrate', arm: 'sammy', against: 'unpaced', metric: 'bitrateKbps', rule: { kind: 'minChange', percent: -2 }, text: '≥ 98 % of unpaced' },
-  { id: 'default-rebuffer', side: 'default', what: 'rebuffer time', arm: 'sammy', against: 'unpaced', metric: 'rebufferSeconds', rule: { kind: 'rebufferNotMore' }, text: '≤ unpaced (s per run, and on every trace)' },
-  { id: 'default-switches', side: 'default', what: 'quality switches', arm: 'sammy', against: 'unpaced', metric: 'switches', rule: { kind: 'maxChange', percent: 10 }, text: '≤ unpaced + 10 %' },
-  { id: 'default-udp-p50', side: 'default', what: 'UDP one-way p50', arm: 'sammy', against: 'unpaced', metric: 'udpP50Ms', rule: { kind: 'maxChange', percent: 0 }, text: '≤ unpaced' },
-  { id: 'default-udp-p95', side: 'default', what: 'UDP one-way p95', arm: 'sammy', against: 'unpaced', metric: 'udpP95Ms', rule: { kind: 'maxChange', percent: 0 }, text: '≤ unpaced' },
   {
-    id: 'default-udp-p50-half', side: 'default', what: 'UDP one-way p50', arm: 'sammy', against: 'unpaced', metric: 'udpP50Ms', rule: { kind: 'maxChange', percent: -50 },
-    text: '≤ half of unpaced (links ≥ 1.25 × top)', fromTopMultiple: 1.25,
+    id: 'default-bitrate',
+    side: 'default',
+    what: 'mean bitrate',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'bitrateKbps',
+    rule: { kind: 'minChange', percent: -2 },
+    text: '≥ 98 % of unpaced',
   },
-  { id: 'nf-bitrate', side: 'neighbourFirst', what: 'mean bitrate', arm: 'sammy-neighbour-first', against: 'dashjs-rtp', metric: 'bitrateKbps', rule: { kind: 'minChange', percent: 0 }, text: '≥ dash.js rtp' },
   {
-    id: 'nf-udp-p50', side: 'neighbourFirst', what: 'UDP one-way p50', arm: 'sammy-neighbour-first', against: 'dashjs-rtp', metric: 'udpP50Ms', rule: { kind: 'maxAbove', percent: 10, absolute: 2 },
+    id: 'default-rebuffer',
+    side: 'default',
+    what: 'rebuffer time',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'rebufferSeconds',
+    rule: { kind: 'rebufferNotMore' },
+    text: '≤ unpaced (s per run, and on every trace)',
+  },
+  {
+    id: 'default-switches',
+    side: 'default',
+    what: 'quality switches',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'switches',
+    rule: { kind: 'maxChange', percent: 10 },
+    text: '≤ unpaced + 10 %',
+  },
+  {
+    id: 'default-udp-p50',
+    side: 'default',
+    what: 'UDP one-way p50',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'udpP50Ms',
+    rule: { kind: 'maxChange', percent: 0 },
+    text: '≤ unpaced',
+  },
+  {
+    id: 'default-udp-p95',
+    side: 'default',
+    what: 'UDP one-way p95',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'udpP95Ms',
+    rule: { kind: 'maxChange', percent: 0 },
+    text: '≤ unpaced',
+  },
+  {
+    id: 'default-udp-p50-half',
+    side: 'default',
+    what: 'UDP one-way p50',
+    arm: 'sammy',
+    against: 'unpaced',
+    metric: 'udpP50Ms',
+    rule: { kind: 'maxChange', percent: -50 },
+    text: '≤ half of unpaced (links ≥ 1.25 × top)',
+    fromTopMultiple: 1.25,
+  },
+  {
+    id: 'nf-bitrate',
+    side: 'neighbourFirst',
+    what: 'mean bitrate',
+    arm: 'sammy-neighbour-first',
+    against: 'dashjs-rtp',
+    metric: 'bitrateKbps',
+    rule: { kind: 'minChange', percent: 0 },
+    text: '≥ dash.js rtp',
+  },
+  {
+    id: 'nf-udp-p50',
+    side: 'neighbourFirst',
+    what: 'UDP one-way p50',
+    arm: 'sammy-neighbour-first',
+    against: 'dashjs-rtp',
+    metric: 'udpP50Ms',
+    rule: { kind: 'maxAbove', percent: 10, absolute: 2 },
     text: '≤ dash.js rtp + 10 % or + 2 ms, whichever is larger',
   },
-  { id: 'nf-udp-p95', side: 'neighbourFirst', what: 'UDP one-way p95', arm: 'sammy-neighbour-first', against: 'dashjs-rtp', metric: 'udpP95Ms', rule: { kind: 'maxChange', percent: 10 }, text: '≤ dash.js rtp + 10 %' },
-  { id: 'nf-stall', side: 'neighbourFirst', what: 'stalls', arm: 'sammy-neighbour-first', against: 'dashjs-rtp', metric: 'rebufferSeconds', rule: { kind: 'noStallWhereNone' }, text: 'none on a trace where dash.js rtp has none' },
+  {
+    id: 'nf-udp-p95',
+    side: 'neighbourFirst',
+    what: 'UDP one-way p95',
+    arm: 'sammy-neighbour-first',
+    against: 'dashjs-rtp',
+    metric: 'udpP95Ms',
+    rule: { kind: 'maxChange', percent: 10 },
+    text: '≤ dash.js rtp + 10 %',
+  },
+  {
+    id: 'nf-stall',
+    side: 'neighbourFirst',
+    what: 'stalls',
+    arm: 'sammy-neighbour-first',
+    against: 'dashjs-rtp',
+    metric: 'rebufferSeconds',
+    rule: { kind: 'noStallWhereNone' },
+    text: 'none on a trace where dash.js rtp has none',
+  },
 ];
 
 /** A verdict as issue 33's (FamilyTargetCheck), on one of issue 39's targets; `change` for rebuffer time is the difference in s per run. */
 export type FrontierCheck = Omit<FamilyTargetCheck, 'target'> & { target: FrontierTarget };
 
 const DIGITS: Record<FrontierMetric, number> = { bitrateKbps: 0, switches: 1, rebufferSeconds: 2, udpP50Ms: 2, udpP95Ms: 2 };
-const UNIT: Record<FrontierMetric, string> = { bitrateKbps: ' kbps', switches: '', rebufferSeconds: ' s', udpP50Ms: ' ms', udpP95Ms: ' ms' };
+const UNIT: Record<FrontierMetric, string> = {
+  bitrateKbps: ' kbps',
+  switches: '',
+  rebufferSeconds: ' s',
+  udpP50Ms: ' ms',
+  udpP95Ms: ' ms',
+};
 
-function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds: number | undefined, target: FrontierTarget, topVideoKbps: number): FrontierCheck {
+function judgeOne(
+  cells: readonly FrontierCell[],
+  family: string,
+  bufferSeconds: number | undefined,
+  target: FrontierTarget,
+  topVideoKbps: number,
+): FrontierCheck {
   const base = { family, ...(bufferSeconds !== undefined ? { bufferSeconds } : {}), target };
   const find = (arm: Arm) => cells.find((c) => c.family === family && c.bufferSeconds === bufferSeconds && c.arm === arm);
   const [a, b] = [find(target.arm), find(target.against)];
   const familyMbps = a?.familyMbps ?? b?.familyMbps;
   const multiple = ((familyMbps ?? 0) * 1000) / topVideoKbps;
   if (target.fromTopMultiple !== undefined && !(multiple >= target.fromTopMultiple - EPS)) {
-    return { ...base, verdict: `no target: family mean ${fmt(familyMbps, 2)} Mbit/s = ${multiple.toFixed(2)} × top (< ${target.fromTopMultiple} ×)` };
+    return {
+      ...base,
+      verdict: `no target: family mean ${fmt(familyMbps, 2)} Mbit/s = ${multiple.toFixed(2)} × top (< ${target.fromTopMultiple} ×)`,
+    };
   }
   if (!a || !b) return { ...base, verdict: `n/a: no ${!a ? target.arm : target.against} runs` };
   const d = DIGITS[target.metric];
@@ -175,10 +275,16 @@ function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds:
     if (value === undefined || reference === undefined) return { ...base, verdict: 'n/a: no rebuffer figures' };
     const change = value - reference;
     // A trace where the arm stalls longer is a defect, not something a family mean may average away.
-    const worse = Object.entries(a.rebufferSecondsByTrace).filter(([t, s]) => b.rebufferSecondsByTrace[t] !== undefined && s > b.rebufferSecondsByTrace[t]! + EPS);
+    const worse = Object.entries(a.rebufferSecondsByTrace).filter(
+      ([t, s]) => b.rebufferSecondsByTrace[t] !== undefined && s > b.rebufferSecondsByTrace[t]! + EPS,
+    );
     const met = change <= EPS && worse.length === 0;
     const onTraces = worse.map(([t, s]) => `${t} ${plus(s - b.rebufferSecondsByTrace[t]!, 2)} s`).join(', ');
-    const verdict = met ? 'met' : change > EPS ? `missed by ${plus(change, 2)} s per run${onTraces ? `; longer on ${onTraces}` : ''}` : `missed on ${onTraces}`;
+    const verdict = met
+      ? 'met'
+      : change > EPS
+        ? `missed by ${plus(change, 2)} s per run${onTraces ? `; longer on ${onTraces}` : ''}`
+        : `missed on ${onTraces}`;
     return { ...base, value, reference, change, met, verdict };
   }
   if (rule.kind === 'noStallWhereNone') {
@@ -194,14 +300,19 @@ function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds:
     return { ...base, value, reference: 0, met, verdict };
   }
   const [value, reference] = [a[target.metric].median, b[target.metric].median];
-  if (value === undefined || reference === undefined) return { ...base, value, reference, verdict: `n/a: no ${target.what} for ${value === undefined ? target.arm : target.against}` };
+  if (value === undefined || reference === undefined)
+    return { ...base, value, reference, verdict: `n/a: no ${target.what} for ${value === undefined ? target.arm : target.against}` };
   if (rule.kind === 'maxAbove') {
     const allowance = Math.max((reference * rule.percent) / 100, rule.absolute);
     const limit = reference + allowance;
     const over = value - limit;
     const change = percentChange(reference, value);
     return {
-      ...base, value, reference, ...(change !== undefined ? { change } : {}), met: over <= EPS,
+      ...base,
+      value,
+      reference,
+      ...(change !== undefined ? { change } : {}),
+      met: over <= EPS,
       verdict: over <= EPS ? 'met' : `missed by ${over.toFixed(d)}${UNIT[target.metric]} (limit ${limit.toFixed(d)}${UNIT[target.metric]})`,
     };
   }
@@ -218,7 +329,11 @@ function judgeOne(cells: readonly FrontierCell[], family: string, bufferSeconds:
 const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
 
 /** Every target on every family and buffer target that ran. */
-export function checkFrontierTargets(cells: readonly FrontierCell[], topVideoKbps: number, targets: readonly FrontierTarget[] = FRONTIER_TARGETS): FrontierCheck[] {
+export function checkFrontierTargets(
+  cells: readonly FrontierCell[],
+  topVideoKbps: number,
+  targets: readonly FrontierTarget[] = FRONTIER_TARGETS,
+): FrontierCheck[] {
   const groups = [...new Map(cells.map((c) => [`${c.family}\u0000${c.bufferSeconds}`, c])).values()];
   return groups.flatMap((g) => targets.map((t) => judgeOne(cells, g.family, g.bufferSeconds, t, topVideoKbps)));
 }
@@ -245,19 +360,34 @@ export function frontierPoints(cells: readonly FrontierCell[], family: string): 
     const [x, y] = [c.bitrateKbps, c.udpP50Ms];
     if (x.median === undefined || y.median === undefined) continue;
     out.push({
-      arm: ARM_LABELS[c.arm], buffer: bufferText(c.bufferSeconds),
-      bitrateKbps: x.median, bitrateMin: x.min!, bitrateMax: x.max!,
-      udpP50Ms: y.median, udpP50Min: y.min!, udpP50Max: y.max!, runs: c.runs, udpRuns: c.udpRuns,
+      arm: ARM_LABELS[c.arm],
+      buffer: bufferText(c.bufferSeconds),
+      bitrateKbps: x.median,
+      bitrateMin: x.min!,
+      bitrateMax: x.max!,
+      udpP50Ms: y.median,
+      udpP50Min: y.min!,
+      udpP50Max: y.max!,
+      runs: c.runs,
+      udpRuns: c.udpRuns,
     });
   }
   return out;
 }
 
 /** Per-run dots under the points: each run beside the UDP flow, its bitrate and its neighbour's p50. */
-export function frontierRunDots(metrics: readonly RunMetrics[], family: string): Array<{ arm: string; buffer: string; bitrateKbps: number; udpP50Ms: number }> {
+export function frontierRunDots(
+  metrics: readonly RunMetrics[],
+  family: string,
+): Array<{ arm: string; buffer: string; bitrateKbps: number; udpP50Ms: number }> {
   return metrics
     .filter((m) => m.family === family && m.neighbour === 'udp' && m.meanBitrateKbps !== undefined && m.neighbourMetric?.p50 !== undefined)
-    .map((m) => ({ arm: ARM_LABELS[m.arm], buffer: bufferText(m.bufferSeconds), bitrateKbps: m.meanBitrateKbps!, udpP50Ms: m.neighbourMetric!.p50! }));
+    .map((m) => ({
+      arm: ARM_LABELS[m.arm],
+      buffer: bufferText(m.bufferSeconds),
+      bitrateKbps: m.meanBitrateKbps!,
+      udpP50Ms: m.neighbourMetric!.p50!,
+    }));
 }
 
 /**
@@ -265,7 +395,14 @@ export function frontierRunDots(metrics: readonly RunMetrics[], family: string):
  * (log: the anchors' delays span 4–200 ms), a point per arm with min–max whiskers both ways, a faint
  * dot per run; one panel per buffer target. Better is right and down.
  */
-export function frontierSpec(family: string, familyMbps: number | undefined, topVideoKbps: number, points: readonly FrontierPoint[], dots: ReadonlyArray<{ arm: string; buffer: string; bitrateKbps: number; udpP50Ms: number }>, arms: readonly Arm[]): vl.TopLevelSpec {
+export function frontierSpec(
+  family: string,
+  familyMbps: number | undefined,
+  topVideoKbps: number,
+  points: readonly FrontierPoint[],
+  dots: ReadonlyArray<{ arm: string; buffer: string; bitrateKbps: number; udpP50Ms: number }>,
+  arms: readonly Arm[],
+): vl.TopLevelSpec {
   const labels = arms.map((a) => ARM_LABELS[a]);
   const buffers = [...new Set(points.map((p) => p.buffer))];
   const ys = [...points.flatMap((p) => [p.udpP50Min, p.udpP50Max]), ...dots.map((d) => d.udpP50Ms)].filter((v) => v > 0);
@@ -275,30 +412,64 @@ export function frontierSpec(family: string, familyMbps: number | undefined, top
   // Each arm keeps its colour and shape whichever of the four ran: anchors grey and purple, Sammy blue and green.
   const style = (a: Arm) => FRONTIER_STYLE[a] ?? { color: '#8c564b', shape: 'cross' };
   const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: arms.map((a) => style(a).color) } };
-  const x = (field: string) => ({ field, type: 'quantitative', title: 'viewer: mean video bitrate (kbps) → better', scale: { domain: xDomain, nice: false } });
+  const x = (field: string) => ({
+    field,
+    type: 'quantitative',
+    title: 'viewer: mean video bitrate (kbps) → better',
+    scale: { domain: xDomain, nice: false },
+  });
   const yTicks = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000].filter((t) => t >= yDomain[0]! && t <= yDomain[1]!);
-  const y = (field: string) => ({ field, type: 'quantitative', title: 'neighbour: UDP one-way delay p50 (ms, log) ↓ better', scale: { type: 'log', domain: yDomain, nice: false }, axis: { values: yTicks } });
+  const y = (field: string) => ({
+    field,
+    type: 'quantitative',
+    title: 'neighbour: UDP one-way delay p50 (ms, log) ↓ better',
+    scale: { type: 'log', domain: yDomain, nice: false },
+    axis: { values: yTicks },
+  });
   const panel = (buffer: string): vl.TopLevelSpec =>
     ({
       title: buffers.length > 1 ? `buffer target ${buffer}` : '',
       width: 420,
       height: 300,
       layer: [
-        { data: { values: dots.filter((d) => d.buffer === buffer) }, mark: { type: 'point', size: 25, opacity: 0.45 }, encoding: { x: x('bitrateKbps'), y: y('udpP50Ms'), color } },
-        { data: { values: points.filter((p) => p.buffer === buffer) }, mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: x('bitrateMin'), x2: { field: 'bitrateMax' }, y: y('udpP50Ms'), color } },
-        { data: { values: points.filter((p) => p.buffer === buffer) }, mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: x('bitrateKbps'), y: y('udpP50Min'), y2: { field: 'udpP50Max' }, color } },
+        {
+          data: { values: dots.filter((d) => d.buffer === buffer) },
+          mark: { type: 'point', size: 25, opacity: 0.45 },
+          encoding: { x: x('bitrateKbps'), y: y('udpP50Ms'), color },
+        },
+        {
+          data: { values: points.filter((p) => p.buffer === buffer) },
+          mark: { type: 'rule', strokeWidth: 1.5 },
+          encoding: { x: x('bitrateMin'), x2: { field: 'bitrateMax' }, y: y('udpP50Ms'), color },
+        },
+        {
+          data: { values: points.filter((p) => p.buffer === buffer) },
+          mark: { type: 'rule', strokeWidth: 1.5 },
+          encoding: { x: x('bitrateKbps'), y: y('udpP50Min'), y2: { field: 'udpP50Max' }, color },
+        },
         {
           data: { values: points.filter((p) => p.buffer === buffer) },
           mark: { type: 'point', filled: true, size: 140, opacity: 1 },
-          encoding: { x: x('bitrateKbps'), y: y('udpP50Ms'), color, shape: { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: arms.map((a) => style(a).shape) } } },
+          encoding: {
+            x: x('bitrateKbps'),
+            y: y('udpP50Ms'),
+            color,
+            shape: { field: 'arm', type: 'nominal', title: null, scale: { domain: labels, range: arms.map((a) => style(a).shape) } },
+          },
         },
       ],
     }) as unknown as vl.TopLevelSpec;
-  const mean = familyMbps === undefined ? '' : `, link mean ${familyMbps.toFixed(2)} Mbit/s = ${((familyMbps * 1000) / topVideoKbps).toFixed(2)} × top`;
+  const mean =
+    familyMbps === undefined
+      ? ''
+      : `, link mean ${familyMbps.toFixed(2)} Mbit/s = ${((familyMbps * 1000) / topVideoKbps).toFixed(2)} × top`;
   return {
     title: {
       text: `${family}: viewer bitrate against neighbour delay${mean}`,
-      subtitle: ['marker: median over runs; whiskers: min–max over runs; faint dots: one run beside the UDP flow', 'better: right (more bitrate) and down (less delay)'],
+      subtitle: [
+        'marker: median over runs; whiskers: min–max over runs; faint dots: one run beside the UDP flow',
+        'better: right (more bitrate) and down (less delay)',
+      ],
       subtitleColor: 'gray',
     },
     hconcat: buffers.map(panel),
@@ -316,7 +487,8 @@ function checkCell(c: FrontierCheck): string {
   const m = c.target.metric;
   const d = DIGITS[m];
   if (c.target.rule.kind === 'noStallWhereNone') return c.met ? '**met**' : c.verdict;
-  if (c.target.rule.kind === 'rebufferNotMore') return `${fmt(c.value, 2)} vs ${fmt(c.reference, 2)} s per run: ${c.met ? '**met**' : c.verdict}`;
+  if (c.target.rule.kind === 'rebufferNotMore')
+    return `${fmt(c.value, 2)} vs ${fmt(c.reference, 2)} s per run: ${c.met ? '**met**' : c.verdict}`;
   const change = c.change === undefined ? '' : ` (${signed(c.change)})`;
   return `${fmt(c.value, d)} vs ${fmt(c.reference, d)}${change}: ${c.met ? '**met**' : c.verdict}`;
 }
@@ -325,11 +497,18 @@ function checkCell(c: FrontierCheck): string {
  * The issue's section: the targets table (both targets, per family and buffer target) and, per family,
  * the four arms' figures and the frontier plot when it was drawn.
  */
-export function renderFrontierSection(input: { metrics: readonly RunMetrics[]; arms: readonly Arm[]; topVideoKbps: number; plots?: readonly string[] }): string[] {
+export function renderFrontierSection(input: {
+  metrics: readonly RunMetrics[];
+  arms: readonly Arm[];
+  topVideoKbps: number;
+  plots?: readonly string[];
+}): string[] {
   const arms = FRONTIER_ARMS.filter((a) => input.arms.includes(a));
   const cells = frontierCells(input.metrics, arms);
   if (cells.length === 0 || arms.length < 2) return [];
-  const checks = checkFrontierTargets(cells, input.topVideoKbps).filter((c) => arms.includes(c.target.arm) && arms.includes(c.target.against));
+  const checks = checkFrontierTargets(cells, input.topVideoKbps).filter(
+    (c) => arms.includes(c.target.arm) && arms.includes(c.target.against),
+  );
   const judged = checks.filter((c) => c.met !== undefined);
   const families = [...new Set(cells.map((c) => c.family))];
   const buffers = bufferTargetsIn(cells);
@@ -339,11 +518,16 @@ export function renderFrontierSection(input: { metrics: readonly RunMetrics[]; a
       `(sammy-neighbour-first against dashjs-rtp). Medians over the family's runs; bitrate, switches and the UDP figures from the runs beside the UDP flow; ` +
       `rebuffer time as the mean per run (and no trace worse) and stalls per trace, over every run. "× top" is the family's mean over the session / the top video bitrate (${input.topVideoKbps} kbps). ` +
       `${judged.filter((c) => c.met).length} of ${judged.length} judged targets met; ${checks.length - judged.length} not judged.` +
-      (arms.length < FRONTIER_ARMS.length ? ` Arms not run here, so their targets are left out: ${FRONTIER_ARMS.filter((a) => !arms.includes(a)).join(', ')}.` : ''),
+      (arms.length < FRONTIER_ARMS.length
+        ? ` Arms not run here, so their targets are left out: ${FRONTIER_ARMS.filter((a) => !arms.includes(a)).join(', ')}.`
+        : ''),
     '',
   );
   if (checks.length) {
-    L.push(`| family | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`, `|---|---|${buffers.map(() => '---').join('|')}|`);
+    L.push(
+      `| family | target | ${buffers.map((b) => `buffer ${bufferText(b)}`).join(' | ')} |`,
+      `|---|---|${buffers.map(() => '---').join('|')}|`,
+    );
     for (const family of families) {
       for (const t of FRONTIER_TARGETS) {
         const row = buffers.map((b) => checks.find((c) => c.family === family && c.bufferSeconds === b && c.target === t));
@@ -355,7 +539,7 @@ export function renderFrontierSection(input: { metrics: readonly RunMetrics[]; a
   }
   L.push(
     'Per family and arm: median [min–max] over runs. Mean bitrate and switches from the runs beside the UDP flow (the sessions whose delay is beside them); ' +
-      'rebuffer time (mean per run [max]) and stalls (runs with a stall / runs) from every run; TCP: the bulk TCP neighbour\'s mean throughput, and the video\'s bitrate beside it; ' +
+      "rebuffer time (mean per run [max]) and stalls (runs with a stall / runs) from every run; TCP: the bulk TCP neighbour's mean throughput, and the video's bitrate beside it; " +
       'load: 1-min load average as the runs ended (a shared machine).',
     '',
   );

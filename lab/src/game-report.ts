@@ -20,18 +20,31 @@ async function main(): Promise<void> {
   for (const dir of dirs) {
     const runsDir = join(dir, 'runs');
     if (!existsSync(runsDir)) throw new Error(`${dir}: no runs/ folder`);
-    const raw = readdirSync(runsDir).filter((f) => f.endsWith('.json')).map((f) => {
-      const r = JSON.parse(readFileSync(join(runsDir, f), 'utf8')) as RawRun;
-      // The router's RTP log kept beside the run: its frames read again by today's net-delay.ts.
-      const log = join(runsDir, f.replace(/\.json$/, '.rtp.log'));
-      return existsSync(log) ? { ...r, gameNet: summariseLog(readFileSync(log, 'utf8')) } : r;
-    });
+    const raw = readdirSync(runsDir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => {
+        const r = JSON.parse(readFileSync(join(runsDir, f), 'utf8')) as RawRun;
+        // The router's RTP log kept beside the run: its frames read again by today's net-delay.ts.
+        const log = join(runsDir, f.replace(/\.json$/, '.rtp.log'));
+        return existsSync(log) ? { ...r, gameNet: summariseLog(readFileSync(log, 'utf8')) } : r;
+      });
     const metrics = raw.map(runMetrics);
     const arms = ARMS.filter((a) => raw.some((r) => r.arm === a)) as Arm[];
-    const summary = existsSync(join(dir, 'summary.json')) ? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { config?: { bufferSeconds?: number; rateMbps?: number; durationSeconds?: number } }).config : undefined;
+    const summary = existsSync(join(dir, 'summary.json'))
+      ? (
+          JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+            config?: { bufferSeconds?: number; rateMbps?: number; durationSeconds?: number };
+          }
+        ).config
+      : undefined;
     const head = `# Game neighbour: ${dir}\n\nLink ${summary?.rateMbps ?? '?'} Mbit/s, buffer target ${summary?.bufferSeconds ?? '?'} s, sessions of ${summary?.durationSeconds ?? '?'} s; ${raw.length} runs.\n`;
     const plot = await plotGameTimeline(raw, metrics, arms, join(dir, 'plots'));
-    const text = [head, ...renderGameSection(metrics, arms), ...renderNetSection(metrics, arms), ...(plot ? [`![${plot}](plots/${plot}.png)`, ''] : [])].join('\n');
+    const text = [
+      head,
+      ...renderGameSection(metrics, arms),
+      ...renderNetSection(metrics, arms),
+      ...(plot ? [`![${plot}](plots/${plot}.png)`, ''] : []),
+    ].join('\n');
     writeFileSync(join(dir, 'game-report.md'), text);
     console.log(text);
   }

@@ -24,7 +24,21 @@ interface Probe {
 
 async function probe(t: Topology, count: number): Promise<Probe> {
   const [node, ...script] = nodeScript('neighbours/udp-flow');
-  const out = await run(...inNs(t.client, node as string, [...script, 'probe', '--to', SERVER_IP, '--port', '9001', '--count', String(count), '--interval-ms', '50']), count * 50 + 10_000);
+  const out = await run(
+    ...inNs(t.client, node as string, [
+      ...script,
+      'probe',
+      '--to',
+      SERVER_IP,
+      '--port',
+      '9001',
+      '--count',
+      String(count),
+      '--interval-ms',
+      '50',
+    ]),
+    count * 50 + 10_000,
+  );
   return JSON.parse(lastLine(out)) as Probe;
 }
 
@@ -42,7 +56,9 @@ export interface QueueCheck {
 
 async function check(queue: HomeQueue, seconds: number, tmp: string): Promise<QueueCheck> {
   const t = await createTopology({
-    rateMbps: HOME_LINK.rateMbps, queueBytes: HOME_QUEUE_SPECS[queue].queueBytes, rttMs: HOME_LINK.rttMs,
+    rateMbps: HOME_LINK.rateMbps,
+    queueBytes: HOME_QUEUE_SPECS[queue].queueBytes,
+    rttMs: HOME_LINK.rttMs,
     home: { queue, statsFile: join(tmp, `${queue}.stats.jsonl`) },
   });
   const [node, ...script] = nodeScript('neighbours/udp-flow');
@@ -62,15 +78,20 @@ async function check(queue: HomeQueue, seconds: number, tmp: string): Promise<Qu
     const loadTo = Date.now();
     let bulkMbps: number | undefined;
     try {
-      bulkMbps = (JSON.parse(client.stdout()) as { end: { sum_received: { bits_per_second: number } } }).end.sum_received.bits_per_second / 1e6;
+      bulkMbps =
+        (JSON.parse(client.stdout()) as { end: { sum_received: { bits_per_second: number } } }).end.sum_received.bits_per_second / 1e6;
     } catch {
       bulkMbps = undefined;
     }
     const samples = (t.delayLine?.readStats(0) ?? []).filter((s) => s.t >= loadFrom + 4000 && s.t <= loadTo);
     const waits = samples.map((s) => s.waitMs);
     return {
-      queue, idle, loaded, bulkMbps,
-      backlogWaitP50Ms: quantile(waits, 0.5), backlogWaitP95Ms: quantile(waits, 0.95),
+      queue,
+      idle,
+      loaded,
+      bulkMbps,
+      backlogWaitP50Ms: quantile(waits, 0.5),
+      backlogWaitP95Ms: quantile(waits, 0.95),
       linkDrops: samples.length > 1 ? samples[samples.length - 1]!.drops - samples[0]!.drops : undefined,
     };
   } finally {
@@ -107,11 +128,14 @@ async function main(): Promise<void> {
   if (!Number.isFinite(seconds) || seconds < 10) throw new Error(`--seconds must be a number ≥ 10, got ${values.seconds}`);
   removeLeftovers();
   const tmp = mkdtempSync(join(tmpdir(), 'sammy-home-'));
-  cleanupOnExit(() => {
-    killAllChildren();
-    destroyTopology(namesFor(process.pid));
-    rmSync(tmp, { recursive: true, force: true });
-  }, (line) => console.error(line));
+  cleanupOnExit(
+    () => {
+      killAllChildren();
+      destroyTopology(namesFor(process.pid));
+      rmSync(tmp, { recursive: true, force: true });
+    },
+    (line) => console.error(line),
+  );
   const checks: QueueCheck[] = [];
   for (const q of queues as HomeQueue[]) {
     console.error(`home link, ${q}: ${HOME_QUEUE_SPECS[q].label}`);

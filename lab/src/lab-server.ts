@@ -56,7 +56,12 @@ function routed(handler: unknown): Router.RequestHandler {
 
 const blobs = new Map<number, Buffer>();
 const seed = Number(arg('seed', '1'));
-const pacing = sammyPacing({ mechanism: 'kernel', congestionControl: cc, records: 5000, logger: { info() {}, warn: (m: string) => console.error(m), debug() {} } });
+const pacing = sammyPacing({
+  mechanism: 'kernel',
+  congestionControl: cc,
+  records: 5000,
+  logger: { info() {}, warn: (m: string) => console.error(m), debug() {} },
+});
 
 // The bench reads the delivery records from the page (same origin); they come before the pacing
 // middleware so their own responses are neither paced nor recorded. The lab network is private, and the page
@@ -68,11 +73,16 @@ const signal = signalHandler(new SignalMailbox());
 
 const router = Router();
 router.use(routed(records));
-router.use(routed((req: Request, res: Response, next: () => void) => {
-  if (!signal(req, res as unknown as SignalResponse)) next();
-}));
+router.use(
+  routed((req: Request, res: Response, next: () => void) => {
+    if (!signal(req, res as unknown as SignalResponse)) next();
+  }),
+);
 router.use(routed(pacing));
-router.use(MEDIA_PATH, routed(serveStatic(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') })));
+router.use(
+  MEDIA_PATH,
+  routed(serveStatic(arg('media'), { cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-store') })),
+);
 router.use('/lab', routed(serveStatic(arg('page'), { cacheControl: false })));
 router.get(
   '/lab/blob/:bytes',

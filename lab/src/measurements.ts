@@ -16,7 +16,6 @@ import { mean, quantile } from './stats.js';
 import type { QueueSample } from './topology.js';
 import type { LinkSample } from './delay-line.js';
 
-
 /** One request of the HTTP neighbour (neighbours/http-fetches.ts writes them). */
 export interface HttpFetch {
   /** ms since the epoch when the request was written. */
@@ -212,7 +211,10 @@ export function linkAchieved(run: RawRun): LinkAchieved | undefined {
     saturatedRatioMax: ratios.length ? Math.max(...ratios) : undefined,
     drops: last.drops,
     releaseLateMaxUs: Math.max(...samples.map((s) => s.lateMaxUs)),
-    releaseLateP99Us: quantile(samples.map((s) => s.lateMaxUs), 0.99),
+    releaseLateP99Us: quantile(
+      samples.map((s) => s.lateMaxUs),
+      0.99,
+    ),
     tbfSentMbps: tcSeconds > 0 ? mbps(tc.at(-1)!.sentBytes - tc[0]!.sentBytes, tcSeconds) : undefined,
     tbfBacklogMaxBytes: tc.length ? Math.max(...tc.map((q) => q.backlogBytes)) : undefined,
     tbfDrops: tc.length > 1 ? tc.at(-1)!.drops - tc[0]!.drops : undefined,
@@ -284,7 +286,9 @@ export interface RunMetrics {
 
 /** Whether a run's metrics are those of this raw run (same arm, neighbour, index, trace and buffer target). */
 export function sameRun(r: RawRun, m: RunMetrics): boolean {
-  return r.arm === m.arm && r.neighbour === m.neighbour && r.index === m.index && r.trace?.id === m.trace && r.bufferSeconds === m.bufferSeconds;
+  return (
+    r.arm === m.arm && r.neighbour === m.neighbour && r.index === m.index && r.trace?.id === m.trace && r.bufferSeconds === m.bufferSeconds
+  );
 }
 
 /** The items in the first and in the second half of [from, to] by their time (the midpoint goes to the second); others in neither. */
@@ -320,8 +324,11 @@ export function playedSegments(p: PageState, endAt: number, segmentSeconds: numb
   const qs = p.qualities.filter((q) => q.t <= endAt).sort((a, b) => a.t - b.t);
   if (p.startedAt === undefined || qs.length === 0 || !(segmentSeconds > 0)) return [];
   const startedAt = p.startedAt;
-  const stalls = closeStalls(p.stalls, endAt).filter((s) => s.end > startedAt).sort((a, b) => a.start - b.start);
-  const playedS = (endAt - startedAt - totalStallTime(stalls.map((s) => ({ start: Math.max(s.start, startedAt), end: Math.min(s.end, endAt) })))) / 1000;
+  const stalls = closeStalls(p.stalls, endAt)
+    .filter((s) => s.end > startedAt)
+    .sort((a, b) => a.start - b.start);
+  const playedS =
+    (endAt - startedAt - totalStallTime(stalls.map((s) => ({ start: Math.max(s.start, startedAt), end: Math.min(s.end, endAt) })))) / 1000;
   // The wall time at which playback reaches media time `m` (s): the stalls before it push it later.
   const wallAt = (m: number): number => {
     let t = startedAt + m * 1000;
@@ -330,7 +337,8 @@ export function playedSegments(p: PageState, endAt: number, segmentSeconds: numb
   };
   const qualityAt = (t: number): number => (qs.findLast((q) => q.t <= t) ?? qs[0]!).kbps;
   const out: Array<{ kbps: number; share: number }> = [];
-  for (let k = 0; k < playedS / segmentSeconds - 1e-9; k++) out.push({ kbps: qualityAt(wallAt(k * segmentSeconds)), share: Math.min(1, playedS / segmentSeconds - k) });
+  for (let k = 0; k < playedS / segmentSeconds - 1e-9; k++)
+    out.push({ kbps: qualityAt(wallAt(k * segmentSeconds)), share: Math.min(1, playedS / segmentSeconds - k) });
   return out;
 }
 
@@ -390,13 +398,25 @@ export function videoRtt(run: RawRun): { rttMs?: number; minRttMs?: number; sour
   const videoPaths = videoChunks(run.page).map((c) => pathOf(c.url));
   const from = run.page.playRequestedAt;
   const isVideo = (path: string): boolean => videoPaths.includes(path);
-  const recs = (run.edge ?? 'none') === 'none' ? run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path)) : [];
-  const fromRecords = quantile(recs.map((r) => r.rttMs as number), 0.5);
+  const recs =
+    (run.edge ?? 'none') === 'none'
+      ? run.records.filter((r) => r.startedAt >= from - 1000 && r.rttMs !== undefined && isVideo(r.path))
+      : [];
+  const fromRecords = quantile(
+    recs.map((r) => r.rttMs as number),
+    0.5,
+  );
   const st = videoChunks(run.page).map((c) => c.server);
-  const fromServerTiming = quantile(st.map((s) => s.rttMs ?? NaN), 0.5);
+  const fromServerTiming = quantile(
+    st.map((s) => s.rttMs ?? NaN),
+    0.5,
+  );
   return {
     rttMs: fromRecords ?? fromServerTiming,
-    minRttMs: quantile(st.map((s) => s.minRttMs ?? NaN), 0),
+    minRttMs: quantile(
+      st.map((s) => s.minRttMs ?? NaN),
+      0,
+    ),
     source: fromRecords !== undefined ? 'records' : fromServerTiming !== undefined ? 'server-timing' : undefined,
   };
 }
@@ -490,7 +510,14 @@ function neighbourMetric(run: RawRun): NeighbourMetric | undefined {
         extra: { retransmits: run.tcp?.retransmits, seconds: run.tcp?.seconds },
       };
     case 'http':
-      return { name: 'HTTP 3 MB response time', unit: 'ms', p50: quantile(s, 0.5), p95: quantile(s, 0.95), mean: mean(s), samples: s.length };
+      return {
+        name: 'HTTP 3 MB response time',
+        unit: 'ms',
+        p50: quantile(s, 0.5),
+        p95: quantile(s, 0.95),
+        mean: mean(s),
+        samples: s.length,
+      };
     case 'video':
       // One sample at most: the second session's startup delay, as it is.
       return { name: 'second session startup delay', unit: 'ms', mean: s[0], p50: s[0], samples: s.length };
@@ -530,9 +557,25 @@ export function runMetrics(run: RawRun): RunMetrics {
   const first = q[0];
   const last = q[q.length - 1];
   // Segments played, at the rendered quality; without a rendered quality no QoE.
-  const segments = playedSegments(p, endAt, quantile(videoChunks(p).map((c) => c.segmentSeconds), 0.5) ?? 4);
+  const segments = playedSegments(
+    p,
+    endAt,
+    quantile(
+      videoChunks(p).map((c) => c.segmentSeconds),
+      0.5,
+    ) ?? 4,
+  );
   const udpHalves = run.neighbour === 'udp' && run.udp ? sessionHalves(run.udp, ([t]) => t, p.playRequestedAt, endAt) : undefined;
-  const percentiles = (rows: Array<[number, number, number]>) => ({ p50: quantile(rows.map((r) => r[2]), 0.5), p95: quantile(rows.map((r) => r[2]), 0.95) });
+  const percentiles = (rows: Array<[number, number, number]>) => ({
+    p50: quantile(
+      rows.map((r) => r[2]),
+      0.5,
+    ),
+    p95: quantile(
+      rows.map((r) => r[2]),
+      0.95,
+    ),
+  });
   return {
     arm: run.arm,
     neighbour: run.neighbour,
@@ -553,10 +596,20 @@ export function runMetrics(run: RawRun): RunMetrics {
     medianPaceKbps: quantile(paces, 0.5),
     queueDelayP50Ms: quantile(delays, 0.5),
     queueDelayP95Ms: quantile(delays, 0.95),
-    bottleneckDrops: run.trace ? achieved?.drops : run.homeQueue ? (linkFirst && linkLast ? linkLast.drops - linkFirst.drops : undefined) : first && last ? last.drops - first.drops : undefined,
+    bottleneckDrops: run.trace
+      ? achieved?.drops
+      : run.homeQueue
+        ? linkFirst && linkLast
+          ? linkLast.drops - linkFirst.drops
+          : undefined
+        : first && last
+          ? last.drops - first.drops
+          : undefined,
     ...(run.homeQueue ? { homeQueue: run.homeQueue } : {}),
     ...(run.gameNet ? { gameNet: gameNetFromRun(run.gameNet, p.playRequestedAt, endAt) } : {}),
-    ...(run.gameNet && run.game?.flowingAt !== undefined ? { gameNetAlone: gameNetFromRun(run.gameNet, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),
+    ...(run.gameNet && run.game?.flowingAt !== undefined
+      ? { gameNetAlone: gameNetFromRun(run.gameNet, run.game.flowingAt + 2000, p.playRequestedAt) }
+      : {}),
     neighbourMetric: neighbourMetric(run),
     ...(run.game ? { game: gameMetrics(run.game, p.playRequestedAt, endAt) } : {}),
     ...(run.game?.flowingAt !== undefined ? { gameAlone: gameMetrics(run.game, run.game.flowingAt + 2000, p.playRequestedAt) } : {}),

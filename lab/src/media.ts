@@ -17,10 +17,7 @@ export { DEFAULT_MANIFEST_PATH, DEFAULT_MEDIA_ROOT };
  */
 export const LAB_LADDER: LadderSpec = {
   ...DEFAULT_LADDER,
-  rungs: [
-    ...DEFAULT_LADDER.rungs.filter((r) => r.height < 720),
-    ...[2300, 3300].map((kbps) => ({ kbps, width: 1280, height: 720 })),
-  ],
+  rungs: [...DEFAULT_LADDER.rungs.filter((r) => r.height < 720), ...[2300, 3300].map((kbps) => ({ kbps, width: 1280, height: 720 }))],
   durationS: 240,
 };
 export const LAB_MANIFEST_PATH = '/media/lab/manifest.mpd';

@@ -25,7 +25,10 @@ function readFolder(dir: string): ResultsFolder {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
   if (values.help || !values.out || positionals.length === 0) {
     console.log('usage: npm run bench:lab:merge -- --out DIR RESULTS_DIR…   (one report from the runs of several results folders)');
     if (!values.help) process.exitCode = 2;
@@ -39,7 +42,15 @@ async function main(): Promise<void> {
   const merged = mergeBenches(folders.map(readFolder));
   mkdirSync(out, { recursive: true });
   const metrics = merged.runs.map(runMetrics);
-  const report = await writeResults({ dir: out, config: merged.config, env: merged.env, raw: merged.runs, metrics, preface: merged.preface, log: (l) => console.error(l) });
+  const report = await writeResults({
+    dir: out,
+    config: merged.config,
+    env: merged.env,
+    raw: merged.runs,
+    metrics,
+    preface: merged.preface,
+    log: (l) => console.error(l),
+  });
   console.log(report);
 }
 

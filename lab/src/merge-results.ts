@@ -32,7 +32,10 @@ const SAME: ReadonlyArray<[string, (f: ResultsFolder) => unknown]> = [
   ['top video bitrate', (f) => f.env.topVideoKbps],
   ['edge (--edge)', (f) => f.config.edge],
   ['HTTP (--http2)', (f) => f.config.http2 ?? false],
-  ['UDP neighbour rate (--udp-mbps, or its share of the trace)', (f) => (f.config.udpShareOfTrace !== undefined ? `share ${f.config.udpShareOfTrace}` : `${f.config.udpRateMbps} Mbit/s`)],
+  [
+    'UDP neighbour rate (--udp-mbps, or its share of the trace)',
+    (f) => (f.config.udpShareOfTrace !== undefined ? `share ${f.config.udpShareOfTrace}` : `${f.config.udpRateMbps} Mbit/s`),
+  ],
   ['trace-driven link or constant (--trace/--traces, --rate)', (f) => (f.env.traces ? 'traces' : `${f.config.rateMbps} Mbit/s`)],
 ];
 
@@ -57,7 +60,9 @@ export function mergeBenches(folders: readonly ResultsFolder[]): MergedBench {
   for (const [what, get] of SAME) {
     const values = folders.map((f) => JSON.stringify(get(f)));
     if (new Set(values).size > 1) {
-      throw new Error(`merge: the folders differ in ${what} (${folders.map((f, i) => `${f.dir}: ${values[i]}`).join('; ')}); their runs measured different things and do not pool`);
+      throw new Error(
+        `merge: the folders differ in ${what} (${folders.map((f, i) => `${f.dir}: ${values[i]}`).join('; ')}); their runs measured different things and do not pool`,
+      );
     }
   }
   for (const f of folders) if (f.runs.length === 0) throw new Error(`merge: ${f.dir} has no runs`);

@@ -25,7 +25,13 @@ export async function render(spec: vl.TopLevelSpec, dir: string, name: string): 
   const svg = await view.toSVG();
   view.finalize();
   writeFileSync(join(dir, `${name}.svg`), svg);
-  const png = new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng();
+  const png = new Resvg(svg, {
+    background: 'white',
+    fitTo: { mode: 'zoom', value: 2 },
+    font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' },
+  })
+    .render()
+    .asPng();
   writeFileSync(join(dir, `${name}.png`), png);
 }
 
@@ -42,7 +48,8 @@ export function symlogTicks(top: number): number[] {
  */
 export function representativeRuns(runs: RawRun[], metrics: RunMetrics[], arms: Arm[]): Map<Arm, RawRun> {
   const out = new Map<Arm, RawRun>();
-  const ranByAll = (n: Neighbour) => arms.every((arm) => metrics.some((m) => m.arm === arm && m.neighbour === n && m.chunkThroughputMbps !== undefined));
+  const ranByAll = (n: Neighbour) =>
+    arms.every((arm) => metrics.some((m) => m.arm === arm && m.neighbour === n && m.chunkThroughputMbps !== undefined));
   const order: Neighbour[] = ['none', 'udp', ...new Set(metrics.map((m) => m.neighbour))];
   const neighbour = order.find(ranByAll);
   if (neighbour === undefined) return out;
@@ -50,7 +57,9 @@ export function representativeRuns(runs: RawRun[], metrics: RunMetrics[], arms: 
     const candidates = metrics.filter((m) => m.arm === arm && m.neighbour === neighbour && m.chunkThroughputMbps !== undefined);
     const mid = median(candidates.map((m) => m.chunkThroughputMbps as number));
     if (mid === undefined) continue;
-    const best = candidates.reduce((a, b) => (Math.abs((b.chunkThroughputMbps as number) - mid) < Math.abs((a.chunkThroughputMbps as number) - mid) ? b : a));
+    const best = candidates.reduce((a, b) =>
+      Math.abs((b.chunkThroughputMbps as number) - mid) < Math.abs((a.chunkThroughputMbps as number) - mid) ? b : a,
+    );
     const run = runs.find((r) => sameRun(r, best));
     if (run) out.set(arm, run);
   }
@@ -72,7 +81,9 @@ function timeSeriesRows(run: RawRun): Row[] {
   for (const p of throughputSeries(run.page)) rows.push({ t: p.t, value: p.mbps, series: 'session throughput (Mbps)' });
   for (const p of paceSeries(run)) rows.push({ t: p.t, value: p.mbps, series: 'pace applied (Mbps)' });
   // On the home link (as with traces) the queue is the delay line's link: the wait its backlog means.
-  const queue = run.homeQueue ? (run.link ?? []).map((s) => ({ t: s.t, ms: s.waitMs })) : run.queue.map((q) => ({ t: q.t, ms: queueDelayMs(q, run.rateMbps) }));
+  const queue = run.homeQueue
+    ? (run.link ?? []).map((s) => ({ t: s.t, ms: s.waitMs }))
+    : run.queue.map((q) => ({ t: q.t, ms: queueDelayMs(q, run.rateMbps) }));
   for (const q of queue) {
     const t = (q.t - t0) / 1000;
     if (t >= 0 && q.t <= run.endedAt) rows.push({ t, value: q.ms, series: 'queue delay (ms)' });
@@ -190,8 +201,21 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
           mark: { type: 'line', strokeWidth: 1.2 },
           encoding: {
             x: { field: 't', type: 'quantitative', title: 's from the play request' },
-            y: { field: 'value', type: 'quantitative', title: 'game frame latency (ms)', scale: { domain: [0, Math.ceil(yMax / 10) * 10 || 100] } },
-            color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#d62728', '#ff9896', '#2ca02c', '#1f77b4'], domain: ['game latency p95 / 500 ms (ms)', 'game latency p50 / 500 ms (ms)', NET_SERIES, 'video download rate (Mbps)'] } },
+            y: {
+              field: 'value',
+              type: 'quantitative',
+              title: 'game frame latency (ms)',
+              scale: { domain: [0, Math.ceil(yMax / 10) * 10 || 100] },
+            },
+            color: {
+              field: 'series',
+              type: 'nominal',
+              title: null,
+              scale: {
+                range: ['#d62728', '#ff9896', '#2ca02c', '#1f77b4'],
+                domain: ['game latency p95 / 500 ms (ms)', 'game latency p50 / 500 ms (ms)', NET_SERIES, 'video download rate (Mbps)'],
+              },
+            },
           },
         },
         {
@@ -199,7 +223,13 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
           mark: { type: 'area', opacity: 0.25, interpolate: 'step-after' },
           encoding: {
             x: { field: 't', type: 'quantitative' },
-            y: { field: 'value', type: 'quantitative', title: 'video download rate (Mbps)', axis: { orient: 'right' }, scale: { domain: [0, Math.ceil(vMax / 5) * 5 || 5] } },
+            y: {
+              field: 'value',
+              type: 'quantitative',
+              title: 'video download rate (Mbps)',
+              axis: { orient: 'right' },
+              scale: { domain: [0, Math.ceil(vMax / 5) * 5 || 5] },
+            },
             color: { field: 'series', type: 'nominal' },
           },
         },
@@ -207,7 +237,11 @@ export async function plotGameTimeline(runs: RawRun[], metrics: RunMetrics[], ar
       resolve: { scale: { y: 'independent' } },
     });
   }
-  await render({ vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, 'game-timeline');
+  await render(
+    { vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec,
+    dir,
+    'game-timeline',
+  );
   return 'game-timeline';
 }
 
@@ -233,7 +267,8 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
     }
     if (cdf.length === 0) continue;
     const name = `neighbour-${n}`;
-    const perRun = n === 'tcp' ? 'mean throughput per run (Mbps)' : n === 'video' ? 'startup delay per run (ms)' : `median per run: ${UNITS[n]}`;
+    const perRun =
+      n === 'tcp' ? 'mean throughput per run (Mbps)' : n === 'video' ? 'startup delay per run (ms)' : `median per run: ${UNITS[n]}`;
     await render(
       {
         title: NEIGHBOUR_LABELS[n],
@@ -254,8 +289,22 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
             height: 260,
             data: { values: points },
             layer: [
-              { mark: { type: 'bar', opacity: 0.35 }, encoding: { x: { field: 'arm', type: 'nominal', title: null, axis: { labelAngle: -30, labelLimit: 0 } }, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: perRun }, color: { field: 'arm', type: 'nominal' } } },
-              { mark: { type: 'point', filled: true }, encoding: { x: { field: 'arm', type: 'nominal' }, y: { field: 'value', type: 'quantitative' }, color: { field: 'arm', type: 'nominal' } } },
+              {
+                mark: { type: 'bar', opacity: 0.35 },
+                encoding: {
+                  x: { field: 'arm', type: 'nominal', title: null, axis: { labelAngle: -30, labelLimit: 0 } },
+                  y: { aggregate: 'median', field: 'value', type: 'quantitative', title: perRun },
+                  color: { field: 'arm', type: 'nominal' },
+                },
+              },
+              {
+                mark: { type: 'point', filled: true },
+                encoding: {
+                  x: { field: 'arm', type: 'nominal' },
+                  y: { field: 'value', type: 'quantitative' },
+                  color: { field: 'arm', type: 'nominal' },
+                },
+              },
             ],
           },
         ],
@@ -271,7 +320,9 @@ export async function plotNeighbours(runs: RawRun[], arms: Arm[], dir: string): 
 
 /** The trace of a family whose session mean is closest to the family's median: its runs make the time series. */
 export function representativeTrace(metrics: RunMetrics[], family: string): string | undefined {
-  const traces = [...new Map(metrics.filter((m) => m.family === family && m.trace).map((m) => [m.trace as string, m.traceMbps ?? 0])).entries()];
+  const traces = [
+    ...new Map(metrics.filter((m) => m.family === family && m.trace).map((m) => [m.trace as string, m.traceMbps ?? 0])).entries(),
+  ];
   if (traces.length === 0) return undefined;
   const mid = median(traces.map(([, v]) => v)) ?? 0;
   return traces.reduce((a, b) => (Math.abs(b[1] - mid) < Math.abs(a[1] - mid) ? b : a))[0];
@@ -293,7 +344,8 @@ function traceRows(run: RawRun): Row[] {
   if (qs.length) rows.push({ t: end, value: qs.at(-1)!.kbps / 1000, series: TRACE_SERIES[2]! });
   // Unpaced segments have no pace to draw.
   for (const p of paceSeries(run)) if (p.mbps > 0) rows.push({ t: p.t, value: p.mbps, series: TRACE_SERIES[3]! });
-  for (const b of run.page.buffer ?? []) if (b.t <= run.endedAt) rows.push({ t: (b.t - t0) / 1000, value: b.seconds, series: TRACE_SERIES[4]! });
+  for (const b of run.page.buffer ?? [])
+    if (b.t <= run.endedAt) rows.push({ t: (b.t - t0) / 1000, value: b.seconds, series: TRACE_SERIES[4]! });
   for (const s of run.page.stalls) rows.push({ t: (s.start - t0) / 1000, value: 0, series: 'stall' });
   return rows;
 }
@@ -307,7 +359,12 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
   const files: string[] = [];
   const families = [...new Set(metrics.map((m) => m.family).filter((f): f is string => f !== undefined))].sort();
   const buffers = bufferTargetsIn(metrics);
-  const color = { field: 'series', type: 'nominal' as const, title: null, scale: { domain: TRACE_SERIES, range: ['#bbbbbb', '#1f77b4', '#2ca02c', '#ff7f0e', '#d62728'] } };
+  const color = {
+    field: 'series',
+    type: 'nominal' as const,
+    title: null,
+    scale: { domain: TRACE_SERIES, range: ['#bbbbbb', '#1f77b4', '#2ca02c', '#ff7f0e', '#d62728'] },
+  };
   const mbpsSeries = TRACE_SERIES.filter((x) => x.endsWith('(Mbps)'));
   for (const family of families) {
     const slug = family.replace(/[^A-Za-z0-9_-]+/g, '_');
@@ -317,7 +374,9 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
       for (const arm of arms) {
         const candidates = metrics.filter((m) => m.trace === trace && m.arm === arm && m.bufferSeconds === bufferSeconds);
         const mid = median(candidates.map((m) => m.meanBitrateKbps ?? 0));
-        const best = candidates.sort((a, b) => Math.abs((a.meanBitrateKbps ?? 0) - (mid ?? 0)) - Math.abs((b.meanBitrateKbps ?? 0) - (mid ?? 0)))[0];
+        const best = candidates.sort(
+          (a, b) => Math.abs((a.meanBitrateKbps ?? 0) - (mid ?? 0)) - Math.abs((b.meanBitrateKbps ?? 0) - (mid ?? 0)),
+        )[0];
         const run = best && runs.find((r) => sameRun(r, best));
         if (!run) continue;
         const rows = traceRows(run);
@@ -335,16 +394,31 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
               mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
               encoding: {
                 x: { field: 't', type: 'quantitative', title: 's since play request' },
-                y: { field: 'value', type: 'quantitative', title: fast ? 'Mbps (symlog)' : 'Mbps', ...(fast ? { scale: { type: 'symlog', domain: [0, symlogTicks(top).at(-1)], nice: false }, axis: { values: symlogTicks(top) } } : {}) },
+                y: {
+                  field: 'value',
+                  type: 'quantitative',
+                  title: fast ? 'Mbps (symlog)' : 'Mbps',
+                  ...(fast
+                    ? { scale: { type: 'symlog', domain: [0, symlogTicks(top).at(-1)], nice: false }, axis: { values: symlogTicks(top) } }
+                    : {}),
+                },
                 color,
               },
             },
             {
               transform: [{ filter: `datum.series === '${TRACE_SERIES[4]}'` }],
               mark: { type: 'line', strokeWidth: 1.5, strokeDash: [3, 2] },
-              encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'buffer (s)', axis: { orient: 'right' } }, color },
+              encoding: {
+                x: { field: 't', type: 'quantitative' },
+                y: { field: 'value', type: 'quantitative', title: 'buffer (s)', axis: { orient: 'right' } },
+                color,
+              },
             },
-            { transform: [{ filter: "datum.series === 'stall'" }], mark: { type: 'rule', color: 'black', strokeDash: [2, 2] }, encoding: { x: { field: 't', type: 'quantitative' } } },
+            {
+              transform: [{ filter: "datum.series === 'stall'" }],
+              mark: { type: 'rule', color: 'black', strokeDash: [2, 2] },
+              encoding: { x: { field: 't', type: 'quantitative' } },
+            },
           ],
           resolve: { scale: { y: 'independent' } },
         } as unknown as vl.TopLevelSpec);
@@ -352,7 +426,15 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
     }
     if (charts.length) {
       const name = `trace-${slug}-timeseries`;
-      await render({ title: `${family}: bitrate, pace and buffer over time on ${trace}`, vconcat: charts, config: { legend: { orient: 'top', labelLimit: 0 } } } as unknown as vl.TopLevelSpec, dir, name);
+      await render(
+        {
+          title: `${family}: bitrate, pace and buffer over time on ${trace}`,
+          vconcat: charts,
+          config: { legend: { orient: 'top', labelLimit: 0 } },
+        } as unknown as vl.TopLevelSpec,
+        dir,
+        name,
+      );
       files.push(name);
     }
     const perRun: Array<[string, (m: RunMetrics) => number | undefined]> = [
@@ -374,7 +456,8 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
       const values: Row[] = [];
       for (const m of metrics.filter((x) => x.family === family)) {
         const v = get(m);
-        if (v !== undefined && Number.isFinite(v)) values.push({ arm: ARM_LABELS[m.arm], buffer: bufferText(m.bufferSeconds), value: v, trace: m.trace ?? '' });
+        if (v !== undefined && Number.isFinite(v))
+          values.push({ arm: ARM_LABELS[m.arm], buffer: bufferText(m.bufferSeconds), value: v, trace: m.trace ?? '' });
       }
       if (values.length === 0) continue;
       // Arms on x, the buffer targets side by side within each (bar: median; marker: one run, its shape the trace).
@@ -387,8 +470,20 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
         height: 200,
         data: { values },
         layer: [
-          { mark: { type: 'bar', opacity: 0.3 }, encoding: { x, xOffset, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: null }, color: bufferColor } },
-          { mark: { type: 'point', filled: true }, encoding: { x, xOffset, y: { field: 'value', type: 'quantitative' }, shape: { field: 'trace', type: 'nominal', title: 'trace' }, color: bufferColor } },
+          {
+            mark: { type: 'bar', opacity: 0.3 },
+            encoding: { x, xOffset, y: { aggregate: 'median', field: 'value', type: 'quantitative', title: null }, color: bufferColor },
+          },
+          {
+            mark: { type: 'point', filled: true },
+            encoding: {
+              x,
+              xOffset,
+              y: { field: 'value', type: 'quantitative' },
+              shape: { field: 'trace', type: 'nominal', title: 'trace' },
+              color: bufferColor,
+            },
+          },
         ],
       } as unknown as vl.TopLevelSpec);
     }
@@ -397,7 +492,11 @@ export async function plotTraceFamilies(runs: RawRun[], metrics: RunMetrics[], a
       // Two rows of panels: eleven side by side are too wide to read.
       const half = Math.ceil(panels.length / 2);
       await render(
-        { title: `${family}: per-run values by arm and buffer target (bar: median; marker: one run, shape: trace)`, vconcat: [{ hconcat: panels.slice(0, half) }, { hconcat: panels.slice(half) }], config: { legend: { orient: 'bottom', labelLimit: 0 } } } as unknown as vl.TopLevelSpec,
+        {
+          title: `${family}: per-run values by arm and buffer target (bar: median; marker: one run, shape: trace)`,
+          vconcat: [{ hconcat: panels.slice(0, half) }, { hconcat: panels.slice(half) }],
+          config: { legend: { orient: 'bottom', labelLimit: 0 } },
+        } as unknown as vl.TopLevelSpec,
         dir,
         name,
       );

@@ -6,7 +6,17 @@
 import { renderGameSection } from './game/report.js';
 import { renderNetSection } from './game/net-report.js';
 import { HOME_QUEUE_SPECS } from './home-link.js';
-import { ARM_LABELS, ARM_SPECS, armsByPlayer, NEIGHBOUR_LABELS, PAPER_RTT_MS, PLAYER_LABELS, type Arm, type BenchConfig, type Neighbour } from './config.js';
+import {
+  ARM_LABELS,
+  ARM_SPECS,
+  armsByPlayer,
+  NEIGHBOUR_LABELS,
+  PAPER_RTT_MS,
+  PLAYER_LABELS,
+  type Arm,
+  type BenchConfig,
+  type Neighbour,
+} from './config.js';
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
@@ -37,7 +47,17 @@ export interface BenchEnvironment {
   wallSeconds?: number;
   failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string; bufferSeconds?: number }>;
   /** With traces: each one as the bench read it. */
-  traces?: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number; scale?: number }>;
+  traces?: Array<{
+    id: string;
+    family: string;
+    file: string;
+    format: string;
+    periodSeconds: number;
+    meanMbps: number;
+    sessionMeanMbps: number;
+    peakMbps: number;
+    scale?: number;
+  }>;
 }
 
 type MetricKey =
@@ -145,7 +165,12 @@ function valueFor(t: Target, s: ArmSummary | undefined): number | undefined {
 }
 
 /** `other` against `control` (by default its own player's unpaced arm), target by target. */
-export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: Arm = 'sammy', control: Arm = ARM_SPECS[other].control): Comparison[] {
+export function compare(
+  summaries: ArmSummary[],
+  metrics: RunMetrics[],
+  other: Arm = 'sammy',
+  control: Arm = ARM_SPECS[other].control,
+): Comparison[] {
   const find = (arm: Arm, n: Neighbour | 'all') => summaries.find((s) => s.arm === arm && s.neighbour === n);
   const total = (arm: Arm) => {
     const rs = metrics.filter((m) => m.arm === arm);
@@ -161,12 +186,7 @@ export function compare(summaries: ArmSummary[], metrics: RunMetrics[], other: A
   });
 }
 
-export function renderMarkdown(input: {
-  config: BenchConfig;
-  env: BenchEnvironment;
-  metrics: RunMetrics[];
-  plots: string[];
-}): string {
+export function renderMarkdown(input: { config: BenchConfig; env: BenchEnvironment; metrics: RunMetrics[]; plots: string[] }): string {
   const { config, env, metrics } = input;
   const neighbours = config.neighbours.filter((n) => metrics.some((m) => m.neighbour === n));
   // Grouped by player, so each player's arms sit together next to its own control.
@@ -179,7 +199,10 @@ export function renderMarkdown(input: {
     '',
   );
   L.push(`Edge: ${env.edge ?? 'direct origin'}. ${edgeSources(config, metrics)}`, '');
-  L.push(`HTTP: ${config.http2 ? '**HTTP/2 (h2)**' : 'HTTP/1.1'} — ${env.http ?? 'plain HTTP/1.1'}. ${protocolSummary(config, metrics)}`, '');
+  L.push(
+    `HTTP: ${config.http2 ? '**HTTP/2 (h2)**' : 'HTTP/1.1'} — ${env.http ?? 'plain HTTP/1.1'}. ${protocolSummary(config, metrics)}`,
+    '',
+  );
   if (config.homeQueue) {
     L.push(
       `**Home link** (\`--link home --queue ${config.homeQueue}\`): ${env.rateMbps} Mbit/s with ${config.rttMs} ms of base RTT; the downlink's bottleneck is the router's ` +
@@ -215,15 +238,23 @@ export function renderMarkdown(input: {
   );
   if (env.failedRuns.length) {
     L.push(`**${env.failedRuns.length} run(s) failed** and are not in the tables:`, '');
-    for (const f of env.failedRuns) L.push(`- ${f.arm} × ${f.neighbour}${f.trace ? ` × ${f.trace}` : ''}${f.bufferSeconds !== undefined ? ` × buffer ${f.bufferSeconds} s` : ''} #${f.index}: ${f.error.split('\n')[0]}`);
+    for (const f of env.failedRuns)
+      L.push(
+        `- ${f.arm} × ${f.neighbour}${f.trace ? ` × ${f.trace}` : ''}${f.bufferSeconds !== undefined ? ` × buffer ${f.bufferSeconds} s` : ''} #${f.index}: ${f.error.split('\n')[0]}`,
+      );
     L.push('');
   }
-  L.push('Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.', '');
+  L.push(
+    'Cells: median over runs [min–max]. Chunk throughput is Σ bytes / Σ download time of video segments per session (the time-weighted mean), then the median across runs.',
+    '',
+  );
   const players = [...new Set(arms.map((a) => ARM_SPECS[a].player))];
   if (players.length > 1 || players[0] !== 'dashjs') {
     L.push(
       `Players: ${players.map((p) => PLAYER_LABELS[p]).join(', ')}. Each arm is compared with its own player's unpaced control. ` +
-        (players.includes('hlsjs') ? "hls.js's bitrate is its variant's BANDWIDTH, which in HLS counts the audio rendition too (on the lab ladder ~130 kbps above the DASH players' video bitrate)." : ''),
+        (players.includes('hlsjs')
+          ? "hls.js's bitrate is its variant's BANDWIDTH, which in HLS counts the audio rendition too (on the lab ladder ~130 kbps above the DASH players' video bitrate)."
+          : ''),
       '',
     );
   }
@@ -238,7 +269,12 @@ export function renderMarkdown(input: {
     if (nm) head.push(`${nm.name} p50 (${nm.unit})`, `p95`, `mean`);
     L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const r of rows) {
-      const cells = [PLAYER_LABELS[ARM_SPECS[r.arm].player], ARM_LABELS[r.arm], String(r.runs), ...COLUMNS.map(([k, , d]) => (k === 'medianPaceKbps' ? cell(r.metrics[k], d, 1 / 1000) : cell(r.metrics[k], d)))];
+      const cells = [
+        PLAYER_LABELS[ARM_SPECS[r.arm].player],
+        ARM_LABELS[r.arm],
+        String(r.runs),
+        ...COLUMNS.map(([k, , d]) => (k === 'medianPaceKbps' ? cell(r.metrics[k], d, 1 / 1000) : cell(r.metrics[k], d))),
+      ];
       if (nm) cells.push(cell(r.neighbourP50, 2), cell(r.neighbourP95, 2), cell(r.neighbourMean, 2));
       L.push(`| ${cells.join(' | ')} |`);
     }
@@ -256,8 +292,16 @@ export function renderMarkdown(input: {
     for (const c of cmp) {
       if (c.unpaced === undefined && c.sammy === undefined) continue;
       const { unit, digits: d } = c.target;
-      const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? ''].filter(Boolean).join(', ');
-      const row = [c.target.what, `${fmt(c.unpaced, d)} ${unit}`, `${fmt(c.sammy, d)} ${unit}`, c.target.id === 'rebuffers' ? '' : signed(c.changePercent), paper || '—'];
+      const paper = [c.target.paperPercent !== undefined ? signed(c.target.paperPercent) : '', c.target.paperNote ?? '']
+        .filter(Boolean)
+        .join(', ');
+      const row = [
+        c.target.what,
+        `${fmt(c.unpaced, d)} ${unit}`,
+        `${fmt(c.sammy, d)} ${unit}`,
+        c.target.id === 'rebuffers' ? '' : signed(c.changePercent),
+        paper || '—',
+      ];
       if (judged) row.push(c.target.targetText, c.verdict.text);
       L.push(`| ${row.join(' | ')} |`);
     }
@@ -269,8 +313,16 @@ export function renderMarkdown(input: {
   if (env.traces) {
     L.push(
       ...renderTraceSection({
-        metrics, arms, topVideoKbps: env.topVideoKbps, traces: env.traces, durationSeconds: config.durationSeconds,
-        queueBytes: config.queueBytes, source: config.traceSource, udpShareOfTrace: config.udpShareOfTrace, udpRateMbps: config.udpRateMbps, plots: input.plots,
+        metrics,
+        arms,
+        topVideoKbps: env.topVideoKbps,
+        traces: env.traces,
+        durationSeconds: config.durationSeconds,
+        queueBytes: config.queueBytes,
+        source: config.traceSource,
+        udpShareOfTrace: config.udpShareOfTrace,
+        udpRateMbps: config.udpRateMbps,
+        plots: input.plots,
       }),
     );
   }
@@ -280,7 +332,14 @@ export function renderMarkdown(input: {
     L.push('Each plot is in `plots/` as PNG and SVG.', '');
     for (const p of input.plots) L.push(`![${p}](plots/${p}.png)`, '');
   }
-  L.push('## Raw data', '', '- `runs/*.json`: everything each run recorded (page state, delivery records, queue samples, neighbour data)', '- `runs.csv`: one row of metrics per run', '- `summary.json`: the tables above as data', '');
+  L.push(
+    '## Raw data',
+    '',
+    '- `runs/*.json`: everything each run recorded (page state, delivery records, queue samples, neighbour data)',
+    '- `runs.csv`: one row of metrics per run',
+    '- `summary.json`: the tables above as data',
+    '',
+  );
   return L.join('\n');
 }
 
@@ -296,50 +355,177 @@ function protocolSummary(config: BenchConfig, metrics: RunMetrics[]): string {
 function edgeSources(config: BenchConfig, metrics: RunMetrics[]): string {
   const server = config.edge === 'none' ? 'the origin' : config.edge === 'varnish' ? 'Varnish' : config.edge;
   const sources = [...new Set(metrics.map((m) => m.videoRttSource).filter((s) => s !== undefined))];
-  const rtt = sources.length === 0
-    ? 'no run reported one'
-    : sources
-        .map((s) => (s === 'records' ? "the origin's delivery records (TCP_INFO after each video segment's last byte)" : `${server}'s Server-Timing \`sammy-rtt\` (smoothed RTT as each video response started${config.edge === 'varnish' ? ', whole ms' : ''})`))
-        .join(' or ');
+  const rtt =
+    sources.length === 0
+      ? 'no run reported one'
+      : sources
+          .map((s) =>
+            s === 'records'
+              ? "the origin's delivery records (TCP_INFO after each video segment's last byte)"
+              : `${server}'s Server-Timing \`sammy-rtt\` (smoothed RTT as each video response started${config.edge === 'varnish' ? ', whole ms' : ''})`,
+          )
+          .join(' or ');
   return (
     `Chunk throughput, bitrate, startup and rebuffers are what the browser measured (Resource Timing, player and video events); ` +
     `the pace is ${server}'s Server-Timing \`sammy-pace\`; the video RTT is from ${rtt}; queue delay from ${config.traces || config.homeQueue ? "the delay line's link (its backlog every 100 ms)" : 'tc'}, neighbour figures from the neighbours themselves.` +
-    (config.edge === 'none' ? '' : ` The origin's delivery records (in runs/*.json) describe ${server}'s unpaced backend fetches over the server namespace's loopback, so no figure uses them.`)
+    (config.edge === 'none'
+      ? ''
+      : ` The origin's delivery records (in runs/*.json) describe ${server}'s unpaced backend fetches over the server namespace's loopback, so no figure uses them.`)
   );
 }
 
 export function metricsCsv(metrics: RunMetrics[]): string {
   const head = [
-    'arm', 'neighbour', 'run', 'startup_ms', 'rebuffers', 'rebuffer_s', 'mean_bitrate_kbps', 'chunk_throughput_mbps', 'video_chunks',
-    'video_refetches', 'video_rtt_ms', 'video_rtt_source', 'video_min_rtt_ms', 'median_pace_kbps', 'queue_delay_p50_ms', 'queue_delay_p95_ms', 'bottleneck_drops',
-    'neighbour_metric', 'neighbour_unit', 'neighbour_p50', 'neighbour_p95', 'neighbour_mean', 'neighbour_samples', 'errors', 'media_protocols',
-    'trace', 'family', 'trace_mbps', 'quality_switches', 'rebuffer_ratio', 'link_trace_mbps', 'link_released_mbps', 'link_utilization',
-    'link_saturated_s', 'link_saturated_ratio', 'link_release_late_max_us',
-    'game_p50_ms', 'game_p95_ms', 'game_p99_ms', 'game_over50_share', 'game_over100_share', 'game_freezes', 'game_freeze_s', 'game_frames_dropped',
-    'game_received_mbps', 'game_rtt_ms', 'game_jitter_ms', 'game_cpu_limited_share', 'game_alone_p95_ms', 'load1',
-    'buffer_s', 'qoe_lin', 'udp_p50_first_half_ms', 'udp_p50_second_half_ms', 'udp_p95_first_half_ms', 'udp_p95_second_half_ms',
+    'arm',
+    'neighbour',
+    'run',
+    'startup_ms',
+    'rebuffers',
+    'rebuffer_s',
+    'mean_bitrate_kbps',
+    'chunk_throughput_mbps',
+    'video_chunks',
+    'video_refetches',
+    'video_rtt_ms',
+    'video_rtt_source',
+    'video_min_rtt_ms',
+    'median_pace_kbps',
+    'queue_delay_p50_ms',
+    'queue_delay_p95_ms',
+    'bottleneck_drops',
+    'neighbour_metric',
+    'neighbour_unit',
+    'neighbour_p50',
+    'neighbour_p95',
+    'neighbour_mean',
+    'neighbour_samples',
+    'errors',
+    'media_protocols',
+    'trace',
+    'family',
+    'trace_mbps',
+    'quality_switches',
+    'rebuffer_ratio',
+    'link_trace_mbps',
+    'link_released_mbps',
+    'link_utilization',
+    'link_saturated_s',
+    'link_saturated_ratio',
+    'link_release_late_max_us',
+    'game_p50_ms',
+    'game_p95_ms',
+    'game_p99_ms',
+    'game_over50_share',
+    'game_over100_share',
+    'game_freezes',
+    'game_freeze_s',
+    'game_frames_dropped',
+    'game_received_mbps',
+    'game_rtt_ms',
+    'game_jitter_ms',
+    'game_cpu_limited_share',
+    'game_alone_p95_ms',
+    'load1',
+    'buffer_s',
+    'qoe_lin',
+    'udp_p50_first_half_ms',
+    'udp_p50_second_half_ms',
+    'udp_p95_first_half_ms',
+    'udp_p95_second_half_ms',
     'trace_scale',
-    'queue', 'game_net_p50_ms', 'game_net_p95_ms', 'game_net_p99_ms', 'game_net_over50_share', 'game_net_over100_share', 'game_net_loss',
-    'game_net_incomplete_frames', 'game_net_alone_p95_ms', 'game_target_mbps', 'game_sender_starved',
-    'game_net_frames_with_loss', 'game_net_packet_p50_ms', 'game_net_packet_p95_ms',
+    'queue',
+    'game_net_p50_ms',
+    'game_net_p95_ms',
+    'game_net_p99_ms',
+    'game_net_over50_share',
+    'game_net_over100_share',
+    'game_net_loss',
+    'game_net_incomplete_frames',
+    'game_net_alone_p95_ms',
+    'game_target_mbps',
+    'game_sender_starved',
+    'game_net_frames_with_loss',
+    'game_net_packet_p50_ms',
+    'game_net_packet_p95_ms',
   ];
-  const v = (x: number | string | undefined): string => (x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`);
+  const v = (x: number | string | undefined): string =>
+    x === undefined ? '' : typeof x === 'number' ? String(Math.round(x * 1000) / 1000) : `"${x}"`;
   const rows = metrics.map((m) =>
     [
-      m.arm, m.neighbour, m.index, m.startupDelayMs, m.rebufferCount, m.rebufferSeconds, m.meanBitrateKbps, m.chunkThroughputMbps, m.videoChunks,
-      m.videoRefetches, m.videoRttMs, m.videoRttSource, m.videoMinRttMs, m.medianPaceKbps, m.queueDelayP50Ms, m.queueDelayP95Ms, m.bottleneckDrops,
-      m.neighbourMetric?.name, m.neighbourMetric?.unit, m.neighbourMetric?.p50, m.neighbourMetric?.p95, m.neighbourMetric?.mean, m.neighbourMetric?.samples, m.errors,
+      m.arm,
+      m.neighbour,
+      m.index,
+      m.startupDelayMs,
+      m.rebufferCount,
+      m.rebufferSeconds,
+      m.meanBitrateKbps,
+      m.chunkThroughputMbps,
+      m.videoChunks,
+      m.videoRefetches,
+      m.videoRttMs,
+      m.videoRttSource,
+      m.videoMinRttMs,
+      m.medianPaceKbps,
+      m.queueDelayP50Ms,
+      m.queueDelayP95Ms,
+      m.bottleneckDrops,
+      m.neighbourMetric?.name,
+      m.neighbourMetric?.unit,
+      m.neighbourMetric?.p50,
+      m.neighbourMetric?.p95,
+      m.neighbourMetric?.mean,
+      m.neighbourMetric?.samples,
+      m.errors,
       m.mediaProtocols ? protocolText(m.mediaProtocols) : undefined,
-      m.trace, m.family, m.traceMbps, m.qualitySwitches, m.rebufferRatio, m.link?.traceMbps, m.link?.releasedMbps, m.link?.utilization,
-      m.link?.saturatedBins, m.link?.saturatedRatioMedian, m.link?.releaseLateMaxUs,
-      m.game?.latencyP50Ms, m.game?.latencyP95Ms, m.game?.latencyP99Ms, m.game?.over50Share, m.game?.over100Share, m.game?.freezes, m.game?.freezeSeconds, m.game?.framesDropped,
-      m.game?.receivedMbps, m.game?.rttMs, m.game?.jitterMs, m.game?.cpuLimitedShare, m.gameAlone?.latencyP95Ms, m.loadAvg1,
-      m.bufferSeconds, m.qoeLin, m.udpFirstHalf?.p50, m.udpSecondHalf?.p50, m.udpFirstHalf?.p95, m.udpSecondHalf?.p95,
+      m.trace,
+      m.family,
+      m.traceMbps,
+      m.qualitySwitches,
+      m.rebufferRatio,
+      m.link?.traceMbps,
+      m.link?.releasedMbps,
+      m.link?.utilization,
+      m.link?.saturatedBins,
+      m.link?.saturatedRatioMedian,
+      m.link?.releaseLateMaxUs,
+      m.game?.latencyP50Ms,
+      m.game?.latencyP95Ms,
+      m.game?.latencyP99Ms,
+      m.game?.over50Share,
+      m.game?.over100Share,
+      m.game?.freezes,
+      m.game?.freezeSeconds,
+      m.game?.framesDropped,
+      m.game?.receivedMbps,
+      m.game?.rttMs,
+      m.game?.jitterMs,
+      m.game?.cpuLimitedShare,
+      m.gameAlone?.latencyP95Ms,
+      m.loadAvg1,
+      m.bufferSeconds,
+      m.qoeLin,
+      m.udpFirstHalf?.p50,
+      m.udpSecondHalf?.p50,
+      m.udpFirstHalf?.p95,
+      m.udpSecondHalf?.p95,
       m.traceScale,
-      m.homeQueue, m.gameNet?.p50Ms, m.gameNet?.p95Ms, m.gameNet?.p99Ms, m.gameNet?.over50Share, m.gameNet?.over100Share, m.gameNet?.packetLossShare,
-      m.gameNet?.framesIncomplete, m.gameNetAlone?.p95Ms, m.game?.targetMbps, m.game ? Number(m.game.senderStarved) : undefined,
-      m.gameNet?.framesWithLoss, m.gameNet?.packetP50Ms, m.gameNet?.packetP95Ms,
-    ].map((x) => v(x as number | string | undefined)).join(','),
+      m.homeQueue,
+      m.gameNet?.p50Ms,
+      m.gameNet?.p95Ms,
+      m.gameNet?.p99Ms,
+      m.gameNet?.over50Share,
+      m.gameNet?.over100Share,
+      m.gameNet?.packetLossShare,
+      m.gameNet?.framesIncomplete,
+      m.gameNetAlone?.p95Ms,
+      m.game?.targetMbps,
+      m.game ? Number(m.game.senderStarved) : undefined,
+      m.gameNet?.framesWithLoss,
+      m.gameNet?.packetP50Ms,
+      m.gameNet?.packetP95Ms,
+    ]
+      .map((x) => v(x as number | string | undefined))
+      .join(','),
   );
   return [head.join(','), ...rows].join('\n') + '\n';
 }

@@ -49,11 +49,26 @@ export async function writeResults(input: ResultsInput): Promise<string> {
   const configOut = { ...config, traces: config.traces?.map((t) => t.id) };
   const cells = traced ? familyCells(metrics, config.arms) : [];
   const families = traced
-    ? { cells, pairs: armPairs(cells), targets: checkFamilyTargets(cells, env.topVideoKbps), frontier: checkFrontierTargets(frontierCells(metrics), env.topVideoKbps) }
+    ? {
+        cells,
+        pairs: armPairs(cells),
+        targets: checkFamilyTargets(cells, env.topVideoKbps),
+        frontier: checkFrontierTargets(frontierCells(metrics), env.topVideoKbps),
+      }
     : undefined;
   writeFileSync(
     join(dir, 'summary.json'),
-    JSON.stringify({ config: configOut, env, summaries: summarise(metrics, config.arms, neighbours), ...(traced ? { traceSummaries: traceSummaries(metrics, config.arms), families } : {}), metrics }, null, 2),
+    JSON.stringify(
+      {
+        config: configOut,
+        env,
+        summaries: summarise(metrics, config.arms, neighbours),
+        ...(traced ? { traceSummaries: traceSummaries(metrics, config.arms), families } : {}),
+        metrics,
+      },
+      null,
+      2,
+    ),
   );
   const reportPath = join(dir, 'report.md');
   const report = renderMarkdown({ config, env, metrics, plots });

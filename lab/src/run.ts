@@ -129,7 +129,15 @@ export async function startServers(ctx: RunContext): Promise<Servers> {
   const [node, ...script] = nodeScript('edge-varnish');
   // TMPDIR: varnishd's -n work dir lands in the bench's tmpdir, which teardown removes whatever happens.
   const varnish = start(
-    ...inNs(ctx.topology.server, node as string, [...script, '--host', SERVER_IP, '--port', String(SERVER_PORT), '--backend-port', String(BACKEND_PORT)]),
+    ...inNs(ctx.topology.server, node as string, [
+      ...script,
+      '--host',
+      SERVER_IP,
+      '--port',
+      String(SERVER_PORT),
+      '--backend-port',
+      String(BACKEND_PORT),
+    ]),
     { cwd: LAB_DIR, env: { ...process.env, TMPDIR: ctx.tmpDir } },
   );
   try {
@@ -145,12 +153,18 @@ async function startLabServer(ctx: RunContext, host: string, port: number): Prom
   const [node, ...script] = nodeScript('lab-server');
   const args = [
     ...script,
-    '--host', host,
-    '--port', String(port),
-    '--media', ctx.config.mediaDir,
-    '--page', PAGE_DIR,
-    '--cc', ctx.config.cc,
-    '--seed', String(ctx.config.seed),
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--media',
+    ctx.config.mediaDir,
+    '--page',
+    PAGE_DIR,
+    '--cc',
+    ctx.config.cc,
+    '--seed',
+    String(ctx.config.seed),
     ...(ctx.tls ? ['--tls-cert', ctx.tls.certPath, '--tls-key', ctx.tls.keyPath] : []),
   ];
   const server = start(...inNs(ctx.topology.server, node as string, args), { cwd: LAB_DIR });
@@ -219,7 +233,9 @@ async function openSession(
   const context = await browser.newContext({ serviceWorkers: 'block', extraHTTPHeaders: headers });
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load', timeout: 20_000 });
-  await page.waitForFunction(() => typeof (window as unknown as { __labPlay?: unknown }).__labPlay === 'function', null, { timeout: 10_000 });
+  await page.waitForFunction(() => typeof (window as unknown as { __labPlay?: unknown }).__labPlay === 'function', null, {
+    timeout: 10_000,
+  });
   await sleep(PAGE_SETTLE_MS);
   await beforePlay?.();
   await page.evaluate(() => (window as unknown as { __labPlay: () => void }).__labPlay());
@@ -231,7 +247,11 @@ function parseIperf(json: string, startedAt: number): TcpNeighbourResult | undef
     const r = JSON.parse(json) as {
       start?: { tcp_mss_default?: number; test_start?: { congestion?: string } };
       intervals?: Array<{ sum: { start: number; end: number; bits_per_second: number } }>;
-      end?: { sum_sent?: { retransmits?: number; seconds?: number }; sum_received?: { bits_per_second: number; seconds: number }; sender_tcp_congestion?: string };
+      end?: {
+        sum_sent?: { retransmits?: number; seconds?: number };
+        sum_received?: { bits_per_second: number; seconds: number };
+        sender_tcp_congestion?: string;
+      };
     };
     if (!r.end?.sum_received) return undefined;
     return {
@@ -302,15 +322,28 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     if (neighbour === 'udp') {
       udpRateMbps = udpRate(config, ctx.trace);
       const [node, ...script] = nodeScript('neighbours/udp-flow');
-      udpReceiver = start(...inNs(t.client, node as string, [...script, 'receive', '--bind', CLIENT_IP, '--port', String(UDP_PORT), '--out', udpFile]));
+      udpReceiver = start(
+        ...inNs(t.client, node as string, [...script, 'receive', '--bind', CLIENT_IP, '--port', String(UDP_PORT), '--out', udpFile]),
+      );
       children.push(udpReceiver);
       await waitForLine(udpReceiver, (l) => l === 'ready', 10_000, 'UDP receiver');
       // Runs from before the play request to past the end: the flow is there the whole session.
-      udpSender = start(...inNs(t.server, node as string, [
-        ...script, 'send', '--to', CLIENT_IP, '--port', String(UDP_PORT),
-        '--rate-mbps', String(udpRateMbps), '--payload', String(config.udpPayloadBytes),
-        '--seconds', String(config.durationSeconds + 5),
-      ]));
+      udpSender = start(
+        ...inNs(t.server, node as string, [
+          ...script,
+          'send',
+          '--to',
+          CLIENT_IP,
+          '--port',
+          String(UDP_PORT),
+          '--rate-mbps',
+          String(udpRateMbps),
+          '--payload',
+          String(config.udpPayloadBytes),
+          '--seconds',
+          String(config.durationSeconds + 5),
+        ]),
+      );
       children.push(udpSender);
       await sleep(500);
     }
@@ -346,8 +379,17 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       traceOn = true;
       const l = ctx.trace.lab;
       trace = {
-        id: l.id, name: l.name, family: l.family, file: l.file, format: l.format, meanMbps: l.meanMbps, sessionMeanMbps: ctx.trace.sessionMeanMbps,
-        linkId: on.id, startedAt: on.startedAt, opportunities: on.opportunities, periodMs: on.periodMs,
+        id: l.id,
+        name: l.name,
+        family: l.family,
+        file: l.file,
+        format: l.format,
+        meanMbps: l.meanMbps,
+        sessionMeanMbps: ctx.trace.sessionMeanMbps,
+        linkId: on.id,
+        startedAt: on.startedAt,
+        opportunities: on.opportunities,
+        periodMs: on.periodMs,
         ...(l.scale !== undefined ? { scale: l.scale } : {}),
       };
     };
@@ -371,29 +413,59 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
           // Neighbours that start relative to playback.
           if (neighbour === 'http') {
             const [node, ...script] = nodeScript('neighbours/http-fetches');
-            httpFetcher = start(...inNs(t.client, node as string, [
-              ...script, '--url', `${serverOrigin(config)}/lab/blob/${config.httpBytes}`,
-              ...(ctx.tls ? ['--ca', ctx.tls.certPath] : []),
-              '--until', String(endAt), '--gap-ms', String(config.httpGapMs), '--max', '1000', '--out', httpFile,
-              ...Object.entries(ccHeaders).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
-            ]));
+            httpFetcher = start(
+              ...inNs(t.client, node as string, [
+                ...script,
+                '--url',
+                `${serverOrigin(config)}/lab/blob/${config.httpBytes}`,
+                ...(ctx.tls ? ['--ca', ctx.tls.certPath] : []),
+                '--until',
+                String(endAt),
+                '--gap-ms',
+                String(config.httpGapMs),
+                '--max',
+                '1000',
+                '--out',
+                httpFile,
+                ...Object.entries(ccHeaders).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
+              ]),
+            );
             children.push(httpFetcher);
           }
         } else if (now - t0 > STARTUP_TIMEOUT_MS) {
-          throw new Error(`${tag}: playback did not start within ${STARTUP_TIMEOUT_MS / 1000} s (${live.state?.errors.join('; ') ?? 'no page state'})`);
+          throw new Error(
+            `${tag}: playback did not start within ${STARTUP_TIMEOUT_MS / 1000} s (${live.state?.errors.join('; ') ?? 'no page state'})`,
+          );
         }
       }
       if (startedAt !== undefined && neighbour === 'tcp' && !iperfClient && now >= startedAt + config.tcpStartAfterPlaybackSeconds * 1000) {
         const seconds = Math.floor((endAt - now) / 1000);
         if (seconds >= 2) {
           iperfStartedAt = Date.now();
-          iperfClient = start(...inNs(t.server, 'iperf3', [
-            '-c', CLIENT_IP, '-p', String(IPERF_PORT), '-t', String(seconds), '-C', config.neighbourCc, '-J', '-i', '1',
-          ]));
+          iperfClient = start(
+            ...inNs(t.server, 'iperf3', [
+              '-c',
+              CLIENT_IP,
+              '-p',
+              String(IPERF_PORT),
+              '-t',
+              String(seconds),
+              '-C',
+              config.neighbourCc,
+              '-J',
+              '-i',
+              '1',
+            ]),
+          );
           children.push(iperfClient);
         } else errors.push('session too short for the TCP neighbour');
       }
-      if (startedAt !== undefined && neighbour === 'video' && !neighbourPage && now >= startedAt + config.videoNeighbourDelaySeconds * 1000) {
+      if (
+        startedAt !== undefined &&
+        neighbour === 'video' &&
+        !neighbourPage &&
+        now >= startedAt + config.videoNeighbourDelaySeconds * 1000
+      ) {
         const second = await openSession(ctx.browser, pageUrl('unpaced', 'neighbour', ctx), ccHeaders);
         contexts.push(second.context);
         neighbourPage = second.page;
@@ -424,7 +496,9 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
     const second = neighbourPage ? await readState(neighbourPage) : undefined;
     if (config.http2) {
       // The run is only an HTTP/2 run if every media request of every session went over h2.
-      const problem = protocolProblem(page, 'h2', `${tag} (--http2)`) ?? (second ? protocolProblem(second, 'h2', `${tag} second session (--http2)`) : undefined);
+      const problem =
+        protocolProblem(page, 'h2', `${tag} (--http2)`) ??
+        (second ? protocolProblem(second, 'h2', `${tag} second session (--http2)`) : undefined);
       if (problem) throw new ProtocolMismatchError(problem);
     }
     const records = await main.page
@@ -441,7 +515,11 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       await t.delayLine?.traceOff();
       traceOn = false;
     }
-    const link = trace ? t.delayLine?.readStats(trace.linkId) : t.homeQueue ? t.delayLine?.readStats(0).filter((s) => s.t >= runStartedAt && s.t <= endAt) : undefined;
+    const link = trace
+      ? t.delayLine?.readStats(trace.linkId)
+      : t.homeQueue
+        ? t.delayLine?.readStats(0).filter((s) => s.t >= runStartedAt && s.t <= endAt)
+        : undefined;
     const rtpLog = game && t.delayLine && t.delayLine.rtpLogBytes() > 0 ? t.delayLine.readRtpLog(rtpFrom) : undefined;
     const gameNet = rtpLog !== undefined ? summariseLog(rtpLog) : undefined;
     let udp: RawRun['udp'];
@@ -477,9 +555,25 @@ export async function runOnce(ctx: RunContext, arm: Arm, neighbour: Neighbour, i
       ...(http ? { httpNeighbour: countBy(http.map((f) => f.protocol ?? '')) } : {}),
     };
     return {
-      arm, neighbour, index, cc: config.cc, edge: config.edge, endedAt: endAt, page,
-      ...(config.bufferSeconds !== undefined ? { bufferSeconds: config.bufferSeconds } : {}), neighbourPage: second, queue, rateMbps: t.rateMbps,
-      udp, udpSent, ...(udpRateMbps !== undefined ? { udpRateMbps } : {}), tcp, http, records, errors, protocol,
+      arm,
+      neighbour,
+      index,
+      cc: config.cc,
+      edge: config.edge,
+      endedAt: endAt,
+      page,
+      ...(config.bufferSeconds !== undefined ? { bufferSeconds: config.bufferSeconds } : {}),
+      neighbourPage: second,
+      queue,
+      rateMbps: t.rateMbps,
+      udp,
+      udpSent,
+      ...(udpRateMbps !== undefined ? { udpRateMbps } : {}),
+      tcp,
+      http,
+      records,
+      errors,
+      protocol,
       ...(trace ? { trace, link } : {}),
       ...(t.homeQueue ? { homeQueue: t.homeQueue, link } : {}),
       ...(gameRun ? { game: gameRun } : {}),

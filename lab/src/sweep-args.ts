@@ -21,7 +21,7 @@ export type SweepNeighbour = (typeof SWEEP_NEIGHBOURS)[number];
 /** Bench flags the sweep sets for every invocation, and what to use instead. */
 const SET_BY_SWEEP: Record<string, string> = {
   rate: 'the sweep sets it to each multiple × the top bitrate: use --multiples',
-  'udp-mbps': 'the sweep sets the UDP neighbour to 1/8 of each link (the paper\'s 5 of 40 Mbit/s)',
+  'udp-mbps': "the sweep sets the UDP neighbour to 1/8 of each link (the paper's 5 of 40 Mbit/s)",
   neighbours: 'the sweep runs one neighbour: --neighbour udp (default) or --neighbour game',
   trace: 'the sweep is for constant links; run bench:lab with a trace instead',
   traces: 'the sweep is for constant links; run bench:lab with traces instead',
@@ -86,7 +86,10 @@ function split(argv: readonly string[]): { own: string[]; passthrough: string[] 
 }
 
 export function parseMultiples(value: string): number[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new Error('--multiples needs at least one number');
   const ms = items.map((s) => {
     const n = Number(s);
@@ -98,7 +101,13 @@ export function parseMultiples(value: string): number[] {
 }
 
 function parseArms(value: string | undefined): string[] {
-  const arms = value === undefined ? [...DEFAULT_SWEEP_ARMS] : value.split(',').map((s) => s.trim()).filter(Boolean);
+  const arms =
+    value === undefined
+      ? [...DEFAULT_SWEEP_ARMS]
+      : value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   for (const a of arms) if (!isArm(a)) throw new Error(`unknown arm "${a}" (choose from ${ARMS.join(', ')})`);
   if (new Set(arms).size !== arms.length) throw new Error(`--arms lists an arm twice: ${arms.join(',')}`);
   if (!arms.includes('unpaced')) throw new Error('--arms must include unpaced: every change and target is against it');
@@ -111,13 +120,16 @@ export function parseSweepArgs(argv: readonly string[]): SweepParse {
   if (values.help) return { help: true };
   const { tokens } = parseArgs({ args: passthrough, strict: false, allowPositionals: true, tokens: true });
   for (const t of tokens) {
-    if (t.kind === 'option' && Object.hasOwn(SET_BY_SWEEP, t.name)) throw new Error(`--${t.name} is not for the sweep: ${SET_BY_SWEEP[t.name]}`);
+    if (t.kind === 'option' && Object.hasOwn(SET_BY_SWEEP, t.name))
+      throw new Error(`--${t.name} is not for the sweep: ${SET_BY_SWEEP[t.name]}`);
   }
   const arms = parseArms(values.arms);
   const neighbour = values.neighbour ?? 'udp';
-  if (!(SWEEP_NEIGHBOURS as readonly string[]).includes(neighbour)) throw new Error(`--neighbour must be one of ${SWEEP_NEIGHBOURS.join(', ')}, got ${neighbour}`);
+  if (!(SWEEP_NEIGHBOURS as readonly string[]).includes(neighbour))
+    throw new Error(`--neighbour must be one of ${SWEEP_NEIGHBOURS.join(', ')}, got ${neighbour}`);
   const judgedArm = values.judge ?? JUDGED_ARM;
-  if (values.judge !== undefined && !arms.includes(judgedArm)) throw new Error(`--judge ${judgedArm} is not one of --arms (${arms.join(',')})`);
+  if (values.judge !== undefined && !arms.includes(judgedArm))
+    throw new Error(`--judge ${judgedArm} is not one of --arms (${arms.join(',')})`);
   return {
     help: false,
     args: {
@@ -139,5 +151,17 @@ export function linkFor(multiple: number, topVideoKbps: number): { multiple: num
 
 /** One bench invocation's flags. */
 export function benchArgs(args: SweepArgs, link: { rateMbps: number; udpMbps: number }, resultsDir: string): string[] {
-  return ['--rate', String(link.rateMbps), '--udp-mbps', String(link.udpMbps), '--neighbours', args.neighbour ?? 'udp', '--arms', args.arms.join(','), '--results', resultsDir, ...args.passthrough];
+  return [
+    '--rate',
+    String(link.rateMbps),
+    '--udp-mbps',
+    String(link.udpMbps),
+    '--neighbours',
+    args.neighbour ?? 'udp',
+    '--arms',
+    args.arms.join(','),
+    '--results',
+    resultsDir,
+    ...args.passthrough,
+  ];
 }

@@ -54,11 +54,21 @@ export function sweepPlotRows(points: readonly SweepPoint[], arms: readonly stri
   return out;
 }
 
-export function sweepPlotSpec(plot: SweepPlot, rows: PlotRows, arms: readonly string[], multiples: readonly number[], topVideoKbps: number): vl.TopLevelSpec {
+export function sweepPlotSpec(
+  plot: SweepPlot,
+  rows: PlotRows,
+  arms: readonly string[],
+  multiples: readonly number[],
+  topVideoKbps: number,
+): vl.TopLevelSpec {
   const { title, unit, yScale, zero } = plot;
   const labels = arms.map(armLabel);
   const ticks = symlogTicks(Math.max(...rows.runs.map((r) => r.value), ...rows.medians.map((r) => r.max)));
-  const scale = yScale ? { scale: { type: yScale, domain: [0, ticks.at(-1)], nice: false }, axis: { values: ticks } } : zero === false ? { scale: { zero: false } } : {};
+  const scale = yScale
+    ? { scale: { type: yScale, domain: [0, ticks.at(-1)], nice: false }, axis: { values: ticks } }
+    : zero === false
+      ? { scale: { zero: false } }
+      : {};
   const y = (field: string) => ({ field, type: 'quantitative', ...scale });
   const color = { field: 'arm', type: 'nominal', title: null, scale: { domain: labels } };
   const x = {
@@ -67,15 +77,28 @@ export function sweepPlotSpec(plot: SweepPlot, rows: PlotRows, arms: readonly st
     title: `link rate: multiple of the top video bitrate (${topVideoKbps} kbps), log scale`,
     scale: { type: 'log', domain: [Math.min(...multiples) / 1.25, Math.max(...multiples) * 1.25], nice: false },
     // Each tick also says the link's rate, as linkFor rounds it.
-    axis: { values: [...multiples], format: '~g', labelOverlap: false, labelExpr: `[datum.label + '×', format(round(datum.value * ${topVideoKbps}) / 1000, '~g') + ' Mbit/s']` },
+    axis: {
+      values: [...multiples],
+      format: '~g',
+      labelOverlap: false,
+      labelExpr: `[datum.label + '×', format(round(datum.value * ${topVideoKbps}) / 1000, '~g') + ' Mbit/s']`,
+    },
   };
   return {
     title: { text: title, subtitle: 'line: median over runs; bar: min–max; dot: one run', subtitleColor: 'gray' },
     width: 720,
     height: 300,
     layer: [
-      { data: { values: rows.medians }, mark: { type: 'line', point: { filled: true, size: 50 } }, encoding: { x, y: { ...y('median'), title: `${unit}${yScale ? ' (symlog scale)' : ''}` }, color } },
-      { data: { values: rows.medians }, mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: y('min'), y2: { field: 'max' }, color } },
+      {
+        data: { values: rows.medians },
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: { x, y: { ...y('median'), title: `${unit}${yScale ? ' (symlog scale)' : ''}` }, color },
+      },
+      {
+        data: { values: rows.medians },
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: { x, y: y('min'), y2: { field: 'max' }, color },
+      },
       { data: { values: rows.runs }, mark: { type: 'point', size: 22, opacity: 0.6 }, encoding: { x, y: y('value'), color } },
     ],
     config: { legend: { orient: 'bottom', columns: 1, labelLimit: 0 } },
@@ -83,7 +106,12 @@ export function sweepPlotSpec(plot: SweepPlot, rows: PlotRows, arms: readonly st
 }
 
 /** Writes every sweep plot that has data into `dir`; returns their names. */
-export async function plotSweep(points: readonly SweepPoint[], arms: readonly string[], topVideoKbps: number, dir: string): Promise<string[]> {
+export async function plotSweep(
+  points: readonly SweepPoint[],
+  arms: readonly string[],
+  topVideoKbps: number,
+  dir: string,
+): Promise<string[]> {
   const names: string[] = [];
   const multiples = points.map((p) => p.multiple);
   for (const p of SWEEP_PLOTS) {

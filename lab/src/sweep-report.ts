@@ -89,7 +89,9 @@ export function runsFromCsv(text: string): SweepRunRow[] {
       queueDelayP50Ms: num('queue_delay_p50_ms'),
       videoRefetches: num('video_refetches'),
       udpP50Ms: neighbour === 'udp' ? num('neighbour_p50') : undefined,
-      ...(neighbour === 'game' ? { gameP95Ms: num('game_p95_ms'), gameFreezes: num('game_freezes'), gameReceivedMbps: num('game_received_mbps') } : {}),
+      ...(neighbour === 'game'
+        ? { gameP95Ms: num('game_p95_ms'), gameFreezes: num('game_freezes'), gameReceivedMbps: num('game_received_mbps') }
+        : {}),
     };
   });
 }
@@ -113,7 +115,13 @@ export const SWEEP_COLUMNS: ReadonlyArray<{ key: SweepMetric; header: string; di
 ];
 
 /** The metrics whose change against unpaced each table shows, next to their column. */
-export const CHANGE_METRICS: readonly SweepMetric[] = ['udpP50Ms', 'gameP95Ms', 'gameReceivedMbps', 'meanBitrateKbps', 'chunkThroughputMbps'];
+export const CHANGE_METRICS: readonly SweepMetric[] = [
+  'udpP50Ms',
+  'gameP95Ms',
+  'gameReceivedMbps',
+  'meanBitrateKbps',
+  'chunkThroughputMbps',
+];
 
 /** One bench invocation of the sweep: its link and its runs. */
 export interface SweepPoint {
@@ -183,17 +191,69 @@ export interface SweepTarget {
 
 /** Issue 17's lab targets for the judged arm (the defaults) against unpaced, by link multiple. */
 export const SWEEP_TARGETS: readonly SweepTarget[] = [
-  { id: 'udp-delay', what: 'UDP one-way delay p50', metric: 'udpP50Ms', minMultiple: 1.5, maxMultiple: 3, rule: { kind: 'maxChange', percent: -50 }, text: '≥ 50% lower' },
-  { id: 'bitrate', what: 'mean bitrate', metric: 'meanBitrateKbps', minMultiple: 1.5, maxMultiple: 3, rule: { kind: 'minChange', percent: -2 }, text: '≥ 98% of unpaced' },
-  { id: 'rebuffers', what: 'rebuffers per run (mean)', metric: 'rebuffers', minMultiple: 1.5, maxMultiple: 3, rule: { kind: 'notHigher' }, text: 'not higher' },
-  { id: 'chunk-throughput', what: 'chunk throughput', metric: 'chunkThroughputMbps', minMultiple: 12, maxMultiple: 12, rule: { kind: 'maxChange', percent: -70 }, text: '≥ 70% lower' },
-  { id: 'bitrate-top', what: 'mean bitrate', metric: 'meanBitrateKbps', minMultiple: 12, maxMultiple: 12, rule: { kind: 'within', percent: 1 }, text: 'within 1%' },
-  { id: 'startup', what: 'startup delay', metric: 'startupMs', minMultiple: 12, maxMultiple: 12, rule: { kind: 'maxChange', percent: 0 }, text: 'not worse' },
+  {
+    id: 'udp-delay',
+    what: 'UDP one-way delay p50',
+    metric: 'udpP50Ms',
+    minMultiple: 1.5,
+    maxMultiple: 3,
+    rule: { kind: 'maxChange', percent: -50 },
+    text: '≥ 50% lower',
+  },
+  {
+    id: 'bitrate',
+    what: 'mean bitrate',
+    metric: 'meanBitrateKbps',
+    minMultiple: 1.5,
+    maxMultiple: 3,
+    rule: { kind: 'minChange', percent: -2 },
+    text: '≥ 98% of unpaced',
+  },
+  {
+    id: 'rebuffers',
+    what: 'rebuffers per run (mean)',
+    metric: 'rebuffers',
+    minMultiple: 1.5,
+    maxMultiple: 3,
+    rule: { kind: 'notHigher' },
+    text: 'not higher',
+  },
+  {
+    id: 'chunk-throughput',
+    what: 'chunk throughput',
+    metric: 'chunkThroughputMbps',
+    minMultiple: 12,
+    maxMultiple: 12,
+    rule: { kind: 'maxChange', percent: -70 },
+    text: '≥ 70% lower',
+  },
+  {
+    id: 'bitrate-top',
+    what: 'mean bitrate',
+    metric: 'meanBitrateKbps',
+    minMultiple: 12,
+    maxMultiple: 12,
+    rule: { kind: 'within', percent: 1 },
+    text: 'within 1%',
+  },
+  {
+    id: 'startup',
+    what: 'startup delay',
+    metric: 'startupMs',
+    minMultiple: 12,
+    maxMultiple: 12,
+    rule: { kind: 'maxChange', percent: 0 },
+    text: 'not worse',
+  },
 ];
 
 /** How far past its limit a change (percent) is, in percentage points: met when ≤ 0. */
 export function ruleExcess(rule: Exclude<TargetRule, { kind: 'notHigher' }>, changePercent: number): number {
-  return rule.kind === 'maxChange' ? changePercent - rule.percent : rule.kind === 'minChange' ? rule.percent - changePercent : Math.abs(changePercent) - rule.percent;
+  return rule.kind === 'maxChange'
+    ? changePercent - rule.percent
+    : rule.kind === 'minChange'
+      ? rule.percent - changePercent
+      : Math.abs(changePercent) - rule.percent;
 }
 
 /** The arm the targets are for. */
@@ -236,7 +296,11 @@ export function checkTargets(points: readonly SweepPoint[], arm: string, targets
   for (const point of points) {
     for (const target of targetsFor(point.multiple, targets)) {
       const base = { multiple: point.multiple, rateMbps: point.rateMbps, target };
-      const values = (a: string) => point.rows.filter((r) => r.arm === a).map((r) => r[target.metric]).filter((v): v is number => v !== undefined);
+      const values = (a: string) =>
+        point.rows
+          .filter((r) => r.arm === a)
+          .map((r) => r[target.metric])
+          .filter((v): v is number => v !== undefined);
       const [u, j] = [values('unpaced'), values(arm)];
       if (u.length === 0 || j.length === 0) {
         out.push({ ...base, verdict: `n/a: no ${u.length === 0 ? 'unpaced' : arm} runs with ${target.what}` });
@@ -258,7 +322,15 @@ export function checkTargets(points: readonly SweepPoint[], arm: string, targets
       }
       const over = ruleExcess(target.rule, change);
       const met = over <= EPS;
-      out.push({ ...base, unpaced: mu, judged: mj, changePercent: change, ...(paired ? { paired } : {}), met, verdict: met ? 'met' : `missed by ${over.toFixed(1)} pp` });
+      out.push({
+        ...base,
+        unpaced: mu,
+        judged: mj,
+        changePercent: change,
+        ...(paired ? { paired } : {}),
+        met,
+        verdict: met ? 'met' : `missed by ${over.toFixed(1)} pp`,
+      });
     }
   }
   return out;
@@ -312,11 +384,14 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
   const L: string[] = [];
   const ms = points.map((p) => p.multiple);
   const game = input.neighbour === 'game';
-  L.push(`# Rate sweep: the link at ${ms.map((m) => Number(m.toFixed(3))).join(', ')} × the top bitrate, with ${game ? 'the WebRTC game stream' : 'a UDP neighbour'} (${input.startedAt})`, '');
+  L.push(
+    `# Rate sweep: the link at ${ms.map((m) => Number(m.toFixed(3))).join(', ')} × the top bitrate, with ${game ? 'the WebRTC game stream' : 'a UDP neighbour'} (${input.startedAt})`,
+    '',
+  );
   if (game) {
     L.push(
       'The neighbour is the game stream (issue 34; `--neighbour game`), its maxBitrate 60 % of each link unless `--game-mbps`; the "UDP neighbour" column ' +
-        'below is the rate the bench was given for a UDP flow, which did not run. Each invocation\'s report.md has the game\'s full section.',
+        "below is the rate the bench was given for a UDP flow, which did not run. Each invocation's report.md has the game's full section.",
       '',
     );
   }
@@ -329,11 +404,16 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
       (input.wallSeconds !== undefined ? `Wall time ${(input.wallSeconds / 60).toFixed(1)} min.` : ''),
     '',
   );
-  L.push('| link | rate (Mbit/s) | UDP neighbour (Mbit/s) | full queue (ms) | runs | failed runs | results |', '|---|---|---|---|---|---|---|');
+  L.push(
+    '| link | rate (Mbit/s) | UDP neighbour (Mbit/s) | full queue (ms) | runs | failed runs | results |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const p of points) {
     const results = p.folder ? `[${p.folder}](${p.folder}/report.md)` : '—';
     const failed = `${p.failedRuns}${p.error ? `; invocation failed: ${p.error.split('\n')[0]}` : ''}`;
-    L.push(`| ${multipleText(p.multiple)} | ${p.rateMbps} | ${p.udpMbps} | ${queueMs(input.queueBytes, p.rateMbps).toFixed(1)} | ${p.rows.length} | ${failed} | ${results} |`);
+    L.push(
+      `| ${multipleText(p.multiple)} | ${p.rateMbps} | ${p.udpMbps} | ${queueMs(input.queueBytes, p.rateMbps).toFixed(1)} | ${p.rows.length} | ${failed} | ${results} |`,
+    );
   }
   L.push('');
 
@@ -353,19 +433,32 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     for (const c of checks) {
       const col = SWEEP_COLUMNS.find((x) => x.key === c.target.metric)!;
       const digits = c.target.rule.kind === 'notHigher' ? 2 : col.digits;
-      const change = c.target.rule.kind === 'notHigher' ? (c.unpaced !== undefined && c.judged !== undefined ? `${c.judged - c.unpaced >= 0 ? '+' : ''}${(c.judged - c.unpaced).toFixed(2)}` : '—') : signed(c.changePercent);
-      const paired = !c.paired ? '—' : c.paired.n === 1 ? `1: ${signed(c.paired.min)}` : `${c.paired.n}: ${signed(c.paired.min)} to ${signed(c.paired.max)}`;
-      L.push(`| ${multipleText(c.multiple)} (${c.rateMbps} Mbit/s) | ${c.target.what} ${c.target.text} | ${fmt(c.unpaced, digits)} | ${fmt(c.judged, digits)} | ${change} | ${paired} | ${c.met === true ? '**met**' : c.verdict} |`);
+      const change =
+        c.target.rule.kind === 'notHigher'
+          ? c.unpaced !== undefined && c.judged !== undefined
+            ? `${c.judged - c.unpaced >= 0 ? '+' : ''}${(c.judged - c.unpaced).toFixed(2)}`
+            : '—'
+          : signed(c.changePercent);
+      const paired = !c.paired
+        ? '—'
+        : c.paired.n === 1
+          ? `1: ${signed(c.paired.min)}`
+          : `${c.paired.n}: ${signed(c.paired.min)} to ${signed(c.paired.max)}`;
+      L.push(
+        `| ${multipleText(c.multiple)} (${c.rateMbps} Mbit/s) | ${c.target.what} ${c.target.text} | ${fmt(c.unpaced, digits)} | ${fmt(c.judged, digits)} | ${change} | ${paired} | ${c.met === true ? '**met**' : c.verdict} |`,
+      );
     }
     L.push('');
   }
 
   for (const t of tables) {
     L.push(`## ${multipleText(t.multiple)} top: ${t.rateMbps} Mbit/s, UDP neighbour ${t.udpMbps} Mbit/s`, '');
-    L.push('Cells: median over runs [min–max]; Δ: the arm\'s median against unpaced\'s.', '');
+    L.push("Cells: median over runs [min–max]; Δ: the arm's median against unpaced's.", '');
     const head = ['arm', 'runs'];
     // Only the columns some run has (a UDP sweep has no game figures, a game sweep no UDP ones).
-    const columns = SWEEP_COLUMNS.filter((c) => t.rows.some((r) => r.stats[c.key].n > 0) || c.key === 'udpP50Ms' && !t.rows.some((r) => r.stats.gameP95Ms.n > 0));
+    const columns = SWEEP_COLUMNS.filter(
+      (c) => t.rows.some((r) => r.stats[c.key].n > 0) || (c.key === 'udpP50Ms' && !t.rows.some((r) => r.stats.gameP95Ms.n > 0)),
+    );
     for (const c of columns) {
       head.push(c.header);
       if (CHANGE_METRICS.includes(c.key)) head.push('Δ');
@@ -383,9 +476,20 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
   }
 
   if (input.plots.length) {
-    L.push('## Plots', '', 'Against the link multiple (log scale): a line through each arm\'s medians, a bar from min to max, a dot per run (arms slightly apart on x). PNG and SVG in `plots/`.', '');
+    L.push(
+      '## Plots',
+      '',
+      "Against the link multiple (log scale): a line through each arm's medians, a bar from min to max, a dot per run (arms slightly apart on x). PNG and SVG in `plots/`.",
+      '',
+    );
     for (const p of input.plots) L.push(`![${p}](plots/${p}.png)`, '');
   }
-  L.push('## Data', '', '- `sweep.json`: the sweep\'s settings, every invocation (link, folder, runs as read from its runs.csv), the tables and target checks', '- each invocation\'s own folder (table above): report.md, runs.csv, summary.json, runs/*.json, plots/', '');
+  L.push(
+    '## Data',
+    '',
+    "- `sweep.json`: the sweep's settings, every invocation (link, folder, runs as read from its runs.csv), the tables and target checks",
+    "- each invocation's own folder (table above): report.md, runs.csv, summary.json, runs/*.json, plots/",
+    '',
+  );
   return L.join('\n');
 }

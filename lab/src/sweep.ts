@@ -29,7 +29,8 @@ function benchConfig(args: SweepArgs, link: { rateMbps: number; udpMbps: number 
   const parsed = parseCliArgs(benchArgs(args, link, dir));
   if (parsed.help) throw new Error('--help goes to the sweep itself (npm run bench:lab:sweep -- --help)');
   // The sweep's tables group runs by arm only: one buffer target per sweep.
-  if (parsed.config.bufferTargets) throw new Error(`--buffer-seconds ${parsed.config.bufferTargets.join(',')}: one buffer target per sweep (run one sweep per target)`);
+  if (parsed.config.bufferTargets)
+    throw new Error(`--buffer-seconds ${parsed.config.bufferTargets.join(',')}: one buffer target per sweep (run one sweep per target)`);
   return parsed.config;
 }
 
@@ -106,7 +107,16 @@ async function main(): Promise<number> {
     };
     writeFileSync(
       join(sweepDir, 'sweep.json'),
-      JSON.stringify({ ...common, multiples: args.multiples, tables: points.map((p) => aggregatePoint(p, args.arms)), targets: checkTargets(points, args.judgedArm) }, null, 2),
+      JSON.stringify(
+        {
+          ...common,
+          multiples: args.multiples,
+          tables: points.map((p) => aggregatePoint(p, args.arms)),
+          targets: checkTargets(points, args.judgedArm),
+        },
+        null,
+        2,
+      ),
     );
     const report = join(sweepDir, 'report.md');
     writeFileSync(report, renderSweepMarkdown(common));
@@ -132,9 +142,12 @@ async function main(): Promise<number> {
     const point: SweepPoint = { ...link, rows: [], failedRuns: 0, ...(folder ? { folder: relative(sweepDir, folder) } : {}) };
     if (folder) {
       point.rows = runsFromCsv(readFileSync(join(folder, 'runs.csv'), 'utf8'));
-      const env = (JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { env?: { failedRuns?: unknown[]; topVideoKbps?: number } }).env;
+      const env = (
+        JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { env?: { failedRuns?: unknown[]; topVideoKbps?: number } }
+      ).env;
       point.failedRuns = env?.failedRuns?.length ?? 0;
-      if (env?.topVideoKbps !== undefined && env.topVideoKbps !== topKbps) point.error = `the bench played a ${env.topVideoKbps} kbps top, not ${topKbps}`;
+      if (env?.topVideoKbps !== undefined && env.topVideoKbps !== topKbps)
+        point.error = `the bench played a ${env.topVideoKbps} kbps top, not ${topKbps}`;
     }
     if (code !== 0) {
       // Whatever stopped this invocation (no root, a protocol mismatch, a signal) would stop the next ones too.

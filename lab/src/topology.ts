@@ -76,7 +76,10 @@ function listNamespaces(): string[] {
 /** Kills what still runs inside a namespace and removes it (its veths and qdiscs go with it). */
 function removeNamespace(ns: string): void {
   try {
-    const pids = runSync('ip', ['netns', 'pids', ns]).split('\n').map(Number).filter((p) => p > 0);
+    const pids = runSync('ip', ['netns', 'pids', ns])
+      .split('\n')
+      .map(Number)
+      .filter((p) => p > 0);
     for (const p of pids) {
       try {
         process.kill(p, 'SIGKILL');
@@ -166,17 +169,35 @@ export async function createTopology(opts: TopologyOptions): Promise<Topology> {
     if (opts.rttMs > 0 || inDelayLine) {
       const link = inDelayLine
         ? {
-            downDst: [`${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, ...(opts.moreDownlinkSubnets ?? [])].join(','), queueBytes: opts.queueBytes, statsFile, idleMbps: opts.rateMbps,
+            downDst: [`${CLIENT_IP.split('.').slice(0, 3).join('.')}.0/24`, ...(opts.moreDownlinkSubnets ?? [])].join(','),
+            queueBytes: opts.queueBytes,
+            statsFile,
+            idleMbps: opts.rateMbps,
             ...(opts.home ? { queueKind: HOME_QUEUE_SPECS[opts.home.queue].kind, statsIdle: true } : {}),
             ...(opts.rtpLogFile ? { rtpLogFile: opts.rtpLogFile } : {}),
           }
         : undefined;
       t.delayLine = await startDelayLine(t.router, [dev.rs, dev.rc], dev.tun, opts.rttMs, link);
     }
-    for (const [d, rate, burst] of [[dev.rc, t.downTbfMbps, t.downBurstBytes], [dev.rs, opts.rateMbps, t.burstBytes]] as const) {
+    for (const [d, rate, burst] of [
+      [dev.rc, t.downTbfMbps, t.downBurstBytes],
+      [dev.rs, opts.rateMbps, t.burstBytes],
+    ] as const) {
       await run('tc', [
-        '-n', t.router, 'qdisc', 'add', 'dev', d, 'root', 'tbf',
-        'rate', `${rate}mbit`, 'burst', String(burst), 'limit', String(opts.queueBytes),
+        '-n',
+        t.router,
+        'qdisc',
+        'add',
+        'dev',
+        d,
+        'root',
+        'tbf',
+        'rate',
+        `${rate}mbit`,
+        'burst',
+        String(burst),
+        'limit',
+        String(opts.queueBytes),
       ]);
     }
     return t;

@@ -35,7 +35,8 @@ export interface TraceGroupRow {
   linkUtilization?: number;
 }
 
-const avg = (xs: Array<number | undefined>): number | undefined => mean(xs.filter((x): x is number => x !== undefined && Number.isFinite(x)));
+const avg = (xs: Array<number | undefined>): number | undefined =>
+  mean(xs.filter((x): x is number => x !== undefined && Number.isFinite(x)));
 
 function row(group: string, arm: Arm, rs: RunMetrics[]): TraceGroupRow {
   return {
@@ -79,15 +80,36 @@ export function traceSummaries(metrics: RunMetrics[], arms: Arm[]): TraceGroupRo
 const f = (x: number | undefined, d: number): string => (x === undefined ? '—' : x.toFixed(d));
 
 const HEAD = [
-  'buffer', 'arm', 'runs', 'trace mean (Mbit/s)', 'mean bitrate (kbps)', 'rebuffers (n/run)', 'rebuffer ratio', 'quality switches (n/run)', 'startup (ms)',
-  'chunk thr. (Mbps)', 'queue delay p50 / p95 (ms)', 'UDP one-way p50 (ms)', 'pace (Mbps)',
+  'buffer',
+  'arm',
+  'runs',
+  'trace mean (Mbit/s)',
+  'mean bitrate (kbps)',
+  'rebuffers (n/run)',
+  'rebuffer ratio',
+  'quality switches (n/run)',
+  'startup (ms)',
+  'chunk thr. (Mbps)',
+  'queue delay p50 / p95 (ms)',
+  'UDP one-way p50 (ms)',
+  'pace (Mbps)',
 ];
 
 function tableRow(r: TraceGroupRow): string {
   return `| ${[
-    bufferText(r.bufferSeconds), ARM_LABELS[r.arm], `${r.runs}`, f(r.traceMbps, 2), f(r.meanBitrateKbps, 0), f(r.rebufferCount, 1),
-    r.rebufferRatio === undefined ? '—' : `${(r.rebufferRatio * 100).toFixed(2)}%`, f(r.qualitySwitches, 1), f(r.startupDelayMs, 0),
-    f(r.chunkThroughputMbps, 2), `${f(r.queueDelayP50Ms, 1)} / ${f(r.queueDelayP95Ms, 1)}`, f(r.udpP50Ms, 2), f(r.medianPaceKbps !== undefined ? r.medianPaceKbps / 1000 : undefined, 1),
+    bufferText(r.bufferSeconds),
+    ARM_LABELS[r.arm],
+    `${r.runs}`,
+    f(r.traceMbps, 2),
+    f(r.meanBitrateKbps, 0),
+    f(r.rebufferCount, 1),
+    r.rebufferRatio === undefined ? '—' : `${(r.rebufferRatio * 100).toFixed(2)}%`,
+    f(r.qualitySwitches, 1),
+    f(r.startupDelayMs, 0),
+    f(r.chunkThroughputMbps, 2),
+    `${f(r.queueDelayP50Ms, 1)} / ${f(r.queueDelayP95Ms, 1)}`,
+    f(r.udpP50Ms, 2),
+    f(r.medianPaceKbps !== undefined ? r.medianPaceKbps / 1000 : undefined, 1),
   ].join(' | ')} |`;
 }
 
@@ -95,7 +117,17 @@ export function renderTraceSection(input: {
   metrics: RunMetrics[];
   arms: Arm[];
   topVideoKbps: number;
-  traces: Array<{ id: string; family: string; file: string; format: string; periodSeconds: number; meanMbps: number; sessionMeanMbps: number; peakMbps: number; scale?: number }>;
+  traces: Array<{
+    id: string;
+    family: string;
+    file: string;
+    format: string;
+    periodSeconds: number;
+    meanMbps: number;
+    sessionMeanMbps: number;
+    peakMbps: number;
+    scale?: number;
+  }>;
   durationSeconds: number;
   queueBytes: number;
   source?: string;
@@ -116,7 +148,8 @@ export function renderTraceSection(input: {
       `Traces from \`${input.source ?? '?'}\`; sessions of ${input.durationSeconds} s. Queue delay here is the link's: the time its backlog takes to leave at the trace's coming opportunities, sampled every 100 ms.`,
     '',
   );
-  const udp = (t: { sessionMeanMbps: number }) => (input.udpShareOfTrace !== undefined ? input.udpShareOfTrace * t.sessionMeanMbps : input.udpRateMbps);
+  const udp = (t: { sessionMeanMbps: number }) =>
+    input.udpShareOfTrace !== undefined ? input.udpShareOfTrace * t.sessionMeanMbps : input.udpRateMbps;
   L.push(
     input.udpShareOfTrace !== undefined
       ? `The UDP neighbour (when it runs) sends at ${(input.udpShareOfTrace * 100).toFixed(1)}% of each trace's session mean, as the paper's 5 Mbit/s flow on its 40 Mbit/s link (a fixed 5 Mbit/s would fill the slower traces by itself).`
@@ -128,10 +161,15 @@ export function renderTraceSection(input: {
     '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const t of input.traces) {
-    L.push(`| ${t.id} | ${t.family} | ${t.format} | ${t.scale ?? 1} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} | ${udp(t).toFixed(2)} |`);
+    L.push(
+      `| ${t.id} | ${t.family} | ${t.format} | ${t.scale ?? 1} | ${t.periodSeconds.toFixed(1)} | ${t.meanMbps.toFixed(2)} | ${t.sessionMeanMbps.toFixed(2)} | ${((t.sessionMeanMbps * 1000) / input.topVideoKbps).toFixed(2)} | ${t.peakMbps.toFixed(1)} | ${udp(t).toFixed(2)} |`,
+    );
   }
   if (input.traces.some((t) => t.scale !== undefined)) {
-    L.push('', 'Scaled traces (`--trace-scale`): every rate of the file × the factor, so the link keeps its shape at another mean; their means, the × top and the UDP neighbour\'s rate above are of the scaled trace, and their family and id carry the factor (×F).');
+    L.push(
+      '',
+      "Scaled traces (`--trace-scale`): every rate of the file × the factor, so the link keeps its shape at another mean; their means, the × top and the UDP neighbour's rate above are of the scaled trace, and their family and id carry the factor (×F).",
+    );
   }
   L.push('');
 
@@ -147,7 +185,7 @@ export function renderTraceSection(input: {
 
   L.push('### How closely the link followed the trace', '');
   L.push(
-    'From the delay line\'s own counters (a stats line every 100 ms): the capacity the trace offered (1500 B per opportunity, used or not) ' +
+    "From the delay line's own counters (a stats line every 100 ms): the capacity the trace offered (1500 B per opportunity, used or not) " +
       'and the bytes of the packets that left. In a *saturated* second (a backlog at every 100-ms sample) a faithful link releases what the trace offers, ' +
       'so released / capacity should be 1. Release lateness: how long after its opportunity a packet was written out (the writer thread woke late). ' +
       'tbf sent: what the downlink tbf behind the link counted (IP + 14 B Ethernet header per packet); its backlog should stay near 0.',
@@ -168,7 +206,10 @@ export function renderTraceSection(input: {
   const all = metrics.filter((x) => x.link?.saturatedRatioMedian !== undefined);
   if (all.length) {
     const med = all.map((m) => m.link!.saturatedRatioMedian!).sort((a, b) => a - b);
-    L.push('', `Across ${all.length} runs, the median released / capacity in saturated seconds ranged ${med[0]!.toFixed(3)}–${med.at(-1)!.toFixed(3)}.`);
+    L.push(
+      '',
+      `Across ${all.length} runs, the median released / capacity in saturated seconds ranged ${med[0]!.toFixed(3)}–${med.at(-1)!.toFixed(3)}.`,
+    );
   }
   L.push('');
   return L;

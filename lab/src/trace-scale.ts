@@ -17,7 +17,9 @@ export function parseTraceScale(value: string): number {
   const text = value.trim();
   const factor = text === '' ? NaN : Number(text);
   if (!Number.isFinite(factor) || factor <= 0) {
-    throw new Error(`--trace-scale must be a positive finite number (every rate of the trace × it, e.g. 0.5 halves the link), got "${value}"`);
+    throw new Error(
+      `--trace-scale must be a positive finite number (every rate of the trace × it, e.g. 0.5 halves the link), got "${value}"`,
+    );
   }
   return factor;
 }

@@ -54,7 +54,16 @@ export function loadTrace(file: string, family = basename(dirname(resolve(file))
   // Errors name the file and line (TraceFormatError).
   const trace = parseTrace(text, { source: path });
   const name = basename(path);
-  return { id: `${family}/${name}`, name, family, file: path, format: trace.format, periodSeconds: trace.periodSeconds, meanMbps: meanKbps(trace) / 1000, trace };
+  return {
+    id: `${family}/${name}`,
+    name,
+    family,
+    file: path,
+    format: trace.format,
+    periodSeconds: trace.periodSeconds,
+    meanMbps: meanKbps(trace) / 1000,
+    trace,
+  };
 }
 
 function walk(dir: string): string[] {
@@ -103,10 +112,7 @@ export function opportunitiesFor(t: BandwidthTrace, windowSeconds: number): numb
   }
   const period = Math.min(t.periodSeconds, windowMs / 1000);
   const steps = t.steps.filter((s) => s.startSeconds < period);
-  return formatMahimahi(steps, period)
-    .trim()
-    .split('\n')
-    .map(Number);
+  return formatMahimahi(steps, period).trim().split('\n').map(Number);
 }
 
 /** Writes the opportunities the delay line reads (mahimahi format) and returns the file. */
@@ -148,7 +154,10 @@ export function peakMbps(t: BandwidthTrace): number {
  * over the session, the traces at the middle of `perFamily` equal shares of that order (one: the
  * median trace; two of four: the 2nd and 4th). Families and traces keep their order.
  */
-export function selectTraces(traces: readonly LabTrace[], opts: { families?: readonly string[]; perFamily?: number; sessionSeconds: number }): LabTrace[] {
+export function selectTraces(
+  traces: readonly LabTrace[],
+  opts: { families?: readonly string[]; perFamily?: number; sessionSeconds: number },
+): LabTrace[] {
   const known = [...new Set(traces.map((t) => t.family))];
   for (const f of opts.families ?? []) {
     if (!known.includes(f)) throw new Error(`--families: no family "${f}" in the traces (there are ${known.join(', ')})`);

@@ -23,7 +23,7 @@ function config(args: string[]): BenchConfig {
 }
 
 describe('--arms', () => {
-  it('takes the Shaka, hls.js and paper-preset arms by name; the default stays the paper\'s four', () => {
+  it("takes the Shaka, hls.js and paper-preset arms by name; the default stays the paper's four", () => {
     expect(config(['--arms', NEW_ARMS.join(',')]).arms).toEqual(NEW_ARMS);
     expect(config([]).arms).toEqual(['unpaced', 'dashjs-rtp', 'flat-cap', 'sammy']);
     expect(DEFAULT_ARMS.every((a) => ARM_SPECS[a].player === 'dashjs')).toBe(true);
@@ -53,10 +53,18 @@ describe('the arms in config.ts', () => {
       'sammy-paper': ['dashjs', 'unpaced'],
     });
     expect(ARMS.filter((a) => ARM_SPECS[a].judged)).toEqual([
-      'sammy', 'sammy-paper', 'sammy-neighbour-first', 'shaka-sammy', 'shaka-sammy-neighbour-first', 'hlsjs-sammy', 'hlsjs-sammy-neighbour-first',
+      'sammy',
+      'sammy-paper',
+      'sammy-neighbour-first',
+      'shaka-sammy',
+      'shaka-sammy-neighbour-first',
+      'hlsjs-sammy',
+      'hlsjs-sammy-neighbour-first',
     ]);
     // Issue 39's preset on each player, against that player's unpaced control.
-    expect(['sammy-neighbour-first', 'shaka-sammy-neighbour-first', 'hlsjs-sammy-neighbour-first'].map((a) => ARM_SPECS[a as Arm].control)).toEqual(['unpaced', 'shaka-unpaced', 'hlsjs-unpaced']);
+    expect(
+      ['sammy-neighbour-first', 'shaka-sammy-neighbour-first', 'hlsjs-sammy-neighbour-first'].map((a) => ARM_SPECS[a as Arm].control),
+    ).toEqual(['unpaced', 'shaka-unpaced', 'hlsjs-unpaced']);
   });
 
   it('labels every arm distinctly, the two dash.js Sammy arms by their preset', () => {
@@ -68,7 +76,12 @@ describe('the arms in config.ts', () => {
 
   it('orders arms by player, keeping the order asked for within each', () => {
     expect(armsByPlayer(['hlsjs-sammy', 'shaka-sammy', 'sammy', 'hlsjs-unpaced', 'unpaced', 'shaka-unpaced'])).toEqual([
-      'sammy', 'unpaced', 'shaka-sammy', 'shaka-unpaced', 'hlsjs-sammy', 'hlsjs-unpaced',
+      'sammy',
+      'unpaced',
+      'shaka-sammy',
+      'shaka-unpaced',
+      'hlsjs-sammy',
+      'hlsjs-unpaced',
     ]);
   });
 
@@ -101,8 +114,18 @@ describe('the page URL of an arm', () => {
 
 describe('the report with several players', () => {
   const metric = (arm: Arm, chunkThroughputMbps: number, meanBitrateKbps: number, p50: number, medianPaceKbps = 0): RunMetrics => ({
-    arm, neighbour: 'udp', index: 1, startupDelayMs: 300, rebufferCount: 0, rebufferSeconds: 0, meanBitrateKbps, chunkThroughputMbps,
-    videoChunks: 30, medianPaceKbps, errors: 0, neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50, p95: p50 * 2, mean: p50, samples: 9000 },
+    arm,
+    neighbour: 'udp',
+    index: 1,
+    startupDelayMs: 300,
+    rebufferCount: 0,
+    rebufferSeconds: 0,
+    meanBitrateKbps,
+    chunkThroughputMbps,
+    videoChunks: 30,
+    medianPaceKbps,
+    errors: 0,
+    neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50, p95: p50 * 2, mean: p50, samples: 9000 },
   });
   const metrics = [
     metric('shaka-unpaced', 30, 3300, 10),
@@ -112,10 +135,24 @@ describe('the report with several players', () => {
     metric('sammy-paper', 6, 3200, 2.5, 6_000),
   ];
   const env: BenchEnvironment = {
-    queueBytes: 100_000, rateMbps: 40, burstBytes: 4542, topVideoKbps: 3300, capKbps: 13_200, cc: 'cubic', ccPinnedBy: 'per socket',
-    kernel: 'test', chromium: 'test', startedAt: 'now', failedRuns: [],
+    queueBytes: 100_000,
+    rateMbps: 40,
+    burstBytes: 4542,
+    topVideoKbps: 3300,
+    capKbps: 13_200,
+    cc: 'cubic',
+    ccPinnedBy: 'per socket',
+    kernel: 'test',
+    chromium: 'test',
+    startedAt: 'now',
+    failedRuns: [],
   };
-  const report = renderMarkdown({ config: config(['--runs', '1', '--neighbours', 'udp', '--arms', NEW_ARMS.join(',')]), env, metrics, plots: [] });
+  const report = renderMarkdown({
+    config: config(['--runs', '1', '--neighbours', 'udp', '--arms', NEW_ARMS.join(',')]),
+    env,
+    metrics,
+    plots: [],
+  });
 
   it('groups the rows by player, with a player column', () => {
     const rows = report.split('\n').filter((l) => l.startsWith('| Shaka') || l.startsWith('| hls.js') || l.startsWith('| dash.js'));
@@ -130,7 +167,7 @@ describe('the report with several players', () => {
     expect(report).toContain("hls.js's bitrate is its variant's BANDWIDTH");
   });
 
-  it('compares each Sammy arm with its own player\'s control, against the targets', () => {
+  it("compares each Sammy arm with its own player's control, against the targets", () => {
     const section = (heading: string) => report.split('\n## ').find((s) => s.startsWith(heading)) ?? '';
     const shaka = section("Shaka + Sammy (defaults) against shaka-unpaced: the issue's targets");
     expect(shaka).toMatch(/\| video chunk throughput \| 30\.0 Mbps \| 10\.0 Mbps \| -66\.7% \| -53\.0% \| ≥ 50% lower \| met \|/);

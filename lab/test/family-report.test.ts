@@ -21,7 +21,11 @@ describe("Pensieve's linear QoE", () => {
   it('takes the segments the viewer saw: media time stops while stalled, each at the quality rendered as it began', () => {
     const page = {
       startedAt: 1000,
-      qualities: [{ t: 900, kbps: 1000 }, { t: 10_000, kbps: 3000 }, { t: 60_000, kbps: 300 }],
+      qualities: [
+        { t: 900, kbps: 1000 },
+        { t: 10_000, kbps: 3000 },
+        { t: 60_000, kbps: 300 },
+      ],
       // 2 s stalled from 5 s: the second segment (media 4–8 s) starts at 5 s, before the stall.
       stalls: [{ start: 6000, end: 8000 }],
     } as unknown as PageState;
@@ -35,14 +39,24 @@ describe("Pensieve's linear QoE", () => {
     // One second more: a fifth segment, a quarter played; a stall still lasting at the end counts to the end.
     expect(playedSegments(page, 20_000, 4).at(-1)).toEqual({ kbps: 3000, share: 0.25 });
     const stalled = { ...page, stalls: [{ start: 6000 }] } as unknown as PageState;
-    expect(playedSegments(stalled, 20_000, 4)).toEqual([{ kbps: 1000, share: 1 }, { kbps: 1000, share: 0.25 }]);
+    expect(playedSegments(stalled, 20_000, 4)).toEqual([
+      { kbps: 1000, share: 1 },
+      { kbps: 1000, share: 0.25 },
+    ]);
     expect(playedSegments({ ...page, startedAt: undefined } as unknown as PageState, 20_000, 4)).toEqual([]);
   });
 });
 
 describe('the session in halves', () => {
   it('splits at the midpoint of [from, to] by time, leaving out what is outside', () => {
-    const rows: Array<[number, number]> = [[-1, 0], [0, 1], [4, 2], [5, 3], [10, 4], [11, 5]];
+    const rows: Array<[number, number]> = [
+      [-1, 0],
+      [0, 1],
+      [4, 2],
+      [5, 3],
+      [10, 4],
+      [11, 5],
+    ];
     const [first, second] = sessionHalves(rows, ([t]) => t, 0, 10);
     expect(first.map(([, v]) => v)).toEqual([1, 2]);
     expect(second.map(([, v]) => v)).toEqual([3, 4]);
@@ -155,8 +169,15 @@ describe("issue 33's targets per family", () => {
     ]);
     const md = renderFamilySection({ metrics, arms: ['unpaced', 'sammy'], topVideoKbps: 3300 }).join('\n');
     expect(md).toContain('| family | arm | target | buffer 30 s | buffer 240 s |');
-    expect(md).toContain('| fcc | sammy | mean bitrate ≥ 98 % of unpaced | 1100 vs 1000 (+10.0%): **met** | 900 vs 1000 (−10.0%): missed by 8.0 pp |'.replace('−', '-'));
-    expect(md).toContain('Not run here, so not judged: sammy against dashjs-rtp, TCP neighbour throughput (no tcp neighbour), pace-only against unpaced.');
+    expect(md).toContain(
+      '| fcc | sammy | mean bitrate ≥ 98 % of unpaced | 1100 vs 1000 (+10.0%): **met** | 900 vs 1000 (−10.0%): missed by 8.0 pp |'.replace(
+        '−',
+        '-',
+      ),
+    );
+    expect(md).toContain(
+      'Not run here, so not judged: sammy against dashjs-rtp, TCP neighbour throughput (no tcp neighbour), pace-only against unpaced.',
+    );
     expect(md).not.toContain('| fcc | sammy | TCP neighbour throughput');
     expect(md).not.toMatch(/\| fcc \| pace-only \|/);
     expect(md).toContain('#### fcc');

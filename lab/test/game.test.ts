@@ -8,7 +8,18 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockSkewMs, freezesFromGaps, gameLatencies, gameMetrics, latencySeries } from '../src/game/metrics.js';
 import { MAX_ROOMS, MAX_SIGNAL_BYTES, parseSignalPath, SignalMailbox, signalHandler } from '../src/game/signalling.js';
-import { CELL_PX, drawStamp, readStamp, stampBits, stampFromBits, stampLatencyMs, STAMP_COLS, STAMP_HEIGHT_PX, STAMP_ROWS, STAMP_WIDTH_PX } from '../src/game/stamp.js';
+import {
+  CELL_PX,
+  drawStamp,
+  readStamp,
+  stampBits,
+  stampFromBits,
+  stampLatencyMs,
+  STAMP_COLS,
+  STAMP_HEIGHT_PX,
+  STAMP_ROWS,
+  STAMP_WIDTH_PX,
+} from '../src/game/stamp.js';
 import type { GamePageState, GameReceiverSample, GameRun, GameSenderSample } from '../src/game/state.js';
 
 /** An RGBA raster with the 2D-context calls drawStamp uses. */
@@ -32,7 +43,7 @@ describe('frame stamp', () => {
     expect(readStamp(data, STAMP_WIDTH_PX)).toEqual({ captureMs: Math.floor(t) % 2 ** 40, frame: 70_001 % 65_536 });
   });
 
-  it('reads through noise at the cells\' edges, and from a frame scaled to half size', () => {
+  it("reads through noise at the cells' edges, and from a frame scaled to half size", () => {
     const { data, ctx } = raster(STAMP_WIDTH_PX, STAMP_HEIGHT_PX);
     drawStamp(ctx, 1_700_000_000_123, 42);
     // Lossy coding smears edges: ±100 on every pixel outside each cell's centre half.
@@ -49,7 +60,9 @@ describe('frame stamp', () => {
     // Half size: each cell 8 px (the encoder scaled the frame down).
     const halfW = STAMP_WIDTH_PX / 2;
     const half = new Uint8ClampedArray(halfW * (STAMP_HEIGHT_PX / 2) * 4);
-    for (let y = 0; y < STAMP_HEIGHT_PX / 2; y++) for (let x = 0; x < halfW; x++) half.set(data.subarray((2 * y * STAMP_WIDTH_PX + 2 * x) * 4, (2 * y * STAMP_WIDTH_PX + 2 * x) * 4 + 4), (y * halfW + x) * 4);
+    for (let y = 0; y < STAMP_HEIGHT_PX / 2; y++)
+      for (let x = 0; x < halfW; x++)
+        half.set(data.subarray((2 * y * STAMP_WIDTH_PX + 2 * x) * 4, (2 * y * STAMP_WIDTH_PX + 2 * x) * 4 + 4), (y * halfW + x) * 4);
     expect(readStamp(half, halfW, 0.5)).toEqual({ captureMs: 1_700_000_000_123 % 2 ** 40, frame: 42 });
   });
 
@@ -73,7 +86,7 @@ describe('frame stamp', () => {
   });
 });
 
-describe('signalling through the lab server\'s handler', () => {
+describe("signalling through the lab server's handler", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
@@ -100,7 +113,9 @@ describe('signalling through the lab server\'s handler', () => {
     expect(await got.json()).toEqual(offer);
     // Another room sees nothing of it.
     expect((await fetch(`${base}/lab/signal/r2/offer`)).status).toBe(404);
-    expect((await fetch(`${base}/lab/signal/r1/answer`, { method: 'POST', body: JSON.stringify({ type: 'answer', sdp: 'v=0' }) })).status).toBe(204);
+    expect(
+      (await fetch(`${base}/lab/signal/r1/answer`, { method: 'POST', body: JSON.stringify({ type: 'answer', sdp: 'v=0' }) })).status,
+    ).toBe(204);
     expect(await (await fetch(`${base}/lab/signal/r1/answer`)).json()).toEqual({ type: 'answer', sdp: 'v=0' });
     // A new call in the room starts empty.
     expect((await fetch(`${base}/lab/signal/r1`, { method: 'DELETE' })).status).toBe(204);
@@ -109,8 +124,17 @@ describe('signalling through the lab server\'s handler', () => {
 
   it('refuses what is not an SDP of the right kind, too large, or elsewhere', async () => {
     expect((await fetch(`${base}/lab/signal/r3/offer`, { method: 'PUT', body: 'not json' })).status).toBe(400);
-    expect((await fetch(`${base}/lab/signal/r3/offer`, { method: 'PUT', body: JSON.stringify({ type: 'answer', sdp: 'v=0' }) })).status).toBe(400);
-    expect((await fetch(`${base}/lab/signal/r3/offer`, { method: 'PUT', body: JSON.stringify({ type: 'offer', sdp: 'x'.repeat(MAX_SIGNAL_BYTES) }) })).status).toBe(413);
+    expect(
+      (await fetch(`${base}/lab/signal/r3/offer`, { method: 'PUT', body: JSON.stringify({ type: 'answer', sdp: 'v=0' }) })).status,
+    ).toBe(400);
+    expect(
+      (
+        await fetch(`${base}/lab/signal/r3/offer`, {
+          method: 'PUT',
+          body: JSON.stringify({ type: 'offer', sdp: 'x'.repeat(MAX_SIGNAL_BYTES) }),
+        })
+      ).status,
+    ).toBe(413);
     expect((await fetch(`${base}/lab/signal/r3/bogus`)).status).toBe(404);
     expect((await fetch(`${base}/lab/signal/r3/offer`, { method: 'PATCH' })).status).toBe(405);
     expect((await fetch(`${base}/lab/signal/r3/offer`)).status).toBe(404);
@@ -191,7 +215,7 @@ function syntheticRun(offsets = { tx: 0, rx: 0 }, rtts = { tx: 1, rx: 1 }): Game
   };
 }
 
-describe('game metrics from the pages\' records', () => {
+describe("game metrics from the pages' records", () => {
   it('computes latency percentiles, shares over 50/100 ms, freezes, drops, bitrate, RTT, jitter and the CPU share', () => {
     const run = syntheticRun();
     const m = gameMetrics(run, 1_000_000, 1_010_000);
@@ -231,7 +255,7 @@ describe('game metrics from the pages\' records', () => {
     expect(m.receivedMbps).toBeCloseTo(8);
   });
 
-  it('takes a measured clock skew off the stamps only when it exceeds the measurement\'s uncertainty', () => {
+  it("takes a measured clock skew off the stamps only when it exceeds the measurement's uncertainty", () => {
     // Receiver 30 ms ahead of the sender, measured to ±1 ms: corrected.
     const skewed = syntheticRun({ tx: 0, rx: 30 }, { tx: 1, rx: 1 });
     expect(clockSkewMs(skewed)).toEqual({ skewMs: 30, measuredMs: 30, uncertaintyMs: 1 });
@@ -250,7 +274,7 @@ describe('game metrics from the pages\' records', () => {
     expect(s.some((b) => b.t === 7)).toBe(true);
   });
 
-  it('counts freezes by WebRTC\'s rule on frame gaps', () => {
+  it("counts freezes by WebRTC's rule on frame gaps", () => {
     const steady = Array.from({ length: 100 }, (_, i) => i * 33);
     expect(freezesFromGaps(steady)).toEqual({ count: 0, totalMs: 0 });
     const withGap = [...steady, 3300 + 400, 3300 + 433];

@@ -25,10 +25,13 @@ describe('--link home and --queue', () => {
     const c = config(['--link', 'home']);
     expect([c.rateMbps, c.rttMs, c.homeQueue, c.queueBytes]).toEqual([40, 40, 'fifo-2bdp', 400_000]);
     expect(config(['--link', 'home', '--queue', 'fifo-bloated']).queueBytes).toBe(1_500_000);
-    expect(config(['--link', 'home', '--queue', 'fq-codel'])).toMatchObject({ homeQueue: 'fq-codel', queueBytes: HOME_QUEUE_SPECS['fq-codel'].queueBytes });
+    expect(config(['--link', 'home', '--queue', 'fq-codel'])).toMatchObject({
+      homeQueue: 'fq-codel',
+      queueBytes: HOME_QUEUE_SPECS['fq-codel'].queueBytes,
+    });
   });
 
-  it('keeps the paper\'s link as the default, with --queue BYTES', () => {
+  it("keeps the paper's link as the default, with --queue BYTES", () => {
     const c = config(['--queue', '50000']);
     expect([c.rateMbps, c.rttMs, c.queueBytes, c.homeQueue]).toEqual([40, 5, 50_000, undefined]);
   });
@@ -45,11 +48,14 @@ describe('--link home and --queue', () => {
 });
 
 /** A log line as the delay line writes it. */
-const line = (kind: 'i' | 'o' | 'd', ms: number, ssrc: number, seq: number, ts: number, bytes = 1200, pt = 96) => `${kind} ${Math.round(ms * 1000)} 40000 50000 ${ssrc} ${seq} ${ts} ${pt} 0 ${bytes}`;
+const line = (kind: 'i' | 'o' | 'd', ms: number, ssrc: number, seq: number, ts: number, bytes = 1200, pt = 96) =>
+  `${kind} ${Math.round(ms * 1000)} 40000 50000 ${ssrc} ${seq} ${ts} ${pt} 0 ${bytes}`;
 
-describe('the game\'s network delay from the RTP log', () => {
+describe("the game's network delay from the RTP log", () => {
   it('parses the lines and skips a line cut off by the read', () => {
-    const ev = parseRtpLog([line('i', 1000.5, 7, 1, 90), line('o', 1030, 7, 1, 90), 'o 1031000 40000 50000 7 2', 'x 1 2 3 4 5 6 7 8 9', ''].join('\n'));
+    const ev = parseRtpLog(
+      [line('i', 1000.5, 7, 1, 90), line('o', 1030, 7, 1, 90), 'o 1031000 40000 50000 7 2', 'x 1 2 3 4 5 6 7 8 9', ''].join('\n'),
+    );
     expect(ev).toEqual([
       { kind: 'in', tMs: 1000.5, srcPort: 40000, dstPort: 50000, ssrc: 7, seq: 1, rtpTs: 90, payloadType: 96, marker: false, bytes: 1200 },
       { kind: 'out', tMs: 1030, srcPort: 40000, dstPort: 50000, ssrc: 7, seq: 1, rtpTs: 90, payloadType: 96, marker: false, bytes: 1200 },
@@ -58,9 +64,22 @@ describe('the game\'s network delay from the RTP log', () => {
 
   it('matches each release to its own arrival, also when a sequence number comes round again', () => {
     // Log order is not time order (arrivals are written when they reach the link, stamped with the router's read time).
-    const events = parseRtpLog([line('o', 1025, 7, 5, 90), line('i', 1000, 7, 5, 90), line('i', 1002, 7, 6, 90), line('d', 1003, 7, 6, 90), line('i', 9000, 7, 5, 99), line('o', 9021, 7, 5, 99)].join('\n'));
+    const events = parseRtpLog(
+      [
+        line('o', 1025, 7, 5, 90),
+        line('i', 1000, 7, 5, 90),
+        line('i', 1002, 7, 6, 90),
+        line('d', 1003, 7, 6, 90),
+        line('i', 9000, 7, 5, 99),
+        line('o', 9021, 7, 5, 99),
+      ].join('\n'),
+    );
     const packets = matchPackets(events);
-    expect(packets.map((p) => [p.seq, p.inMs, p.outMs, p.dropped])).toEqual([[5, 1000, 1025, false], [6, 1002, undefined, true], [5, 9000, 9021, false]]);
+    expect(packets.map((p) => [p.seq, p.inMs, p.outMs, p.dropped])).toEqual([
+      [5, 1000, 1025, false],
+      [6, 1002, undefined, true],
+      [5, 9000, 9021, false],
+    ]);
   });
 
   it('groups frames by RTP timestamp: last packet out minus first packet in; a loss through its retransmission', () => {
@@ -68,20 +87,34 @@ describe('the game\'s network delay from the RTP log', () => {
     const rtx = 0xbbbb;
     const log = [
       // frame 1000: 3 packets, out at 1022..1030 → 30 ms
-      line('i', 1000, media, 1, 1000), line('i', 1001, media, 2, 1000), line('i', 1002, media, 3, 1000),
-      line('o', 1022, media, 1, 1000), line('o', 1026, media, 2, 1000), line('o', 1030, media, 3, 1000),
+      line('i', 1000, media, 1, 1000),
+      line('i', 1001, media, 2, 1000),
+      line('i', 1002, media, 3, 1000),
+      line('o', 1022, media, 1, 1000),
+      line('o', 1026, media, 2, 1000),
+      line('o', 1030, media, 3, 1000),
       // frame 4000: its second packet dropped, retransmitted on the RTX SSRC → complete at 1140
-      line('i', 1033, media, 4, 4000), line('i', 1034, media, 5, 4000), line('o', 1060, media, 4, 4000), line('d', 1034, media, 5, 4000),
-      line('i', 1120, rtx, 1, 4000, 1210, 97), line('o', 1140, rtx, 1, 4000, 1210, 97),
+      line('i', 1033, media, 4, 4000),
+      line('i', 1034, media, 5, 4000),
+      line('o', 1060, media, 4, 4000),
+      line('d', 1034, media, 5, 4000),
+      line('i', 1120, rtx, 1, 4000, 1210, 97),
+      line('o', 1140, rtx, 1, 4000, 1210, 97),
       // frame 7000: a loss never retransmitted → incomplete
-      line('i', 1066, media, 6, 7000), line('d', 1066, media, 6, 7000),
+      line('i', 1066, media, 6, 7000),
+      line('d', 1066, media, 6, 7000),
       // frame 10000: one packet still queued when the log was read → incomplete
       line('i', 1100, media, 7, 10000),
     ].join('\n');
     const packets = matchPackets(parseRtpLog(log));
     const { mediaSsrc, frames } = groupFrames(packets);
     expect(mediaSsrc).toBe(media);
-    expect(frames.map((f) => [f.rtpTs, f.packets, f.dropped, f.delayMs])).toEqual([[1000, 3, 0, 30], [4000, 2, 1, 107], [7000, 1, 1, undefined], [10000, 1, 0, undefined]]);
+    expect(frames.map((f) => [f.rtpTs, f.packets, f.dropped, f.delayMs])).toEqual([
+      [1000, 3, 0, 30],
+      [4000, 2, 1, 107],
+      [7000, 1, 1, undefined],
+      [10000, 1, 0, undefined],
+    ]);
     const m = gameNetMetrics(frames, packets, mediaSsrc, 0, 2000);
     expect(m).toMatchObject({ frames: 4, framesIncomplete: 2, framesWithLoss: 2, packets: 7, over50Share: 0.5, over100Share: 0.5 });
     // One way per media packet that left: 22, 25, 28 and 27 ms (quantiles interpolate).
@@ -98,11 +131,37 @@ describe('the game\'s network delay from the RTP log', () => {
 });
 
 describe('runs.csv', () => {
-  it('has the game\'s network delay columns', () => {
-    const m = { arm: 'sammy', neighbour: 'game', index: 1, errors: 0, homeQueue: 'fifo-2bdp', gameNet: { frames: 10, framesIncomplete: 0, packets: 40, p50Ms: 21.5, p95Ms: 60.25, p99Ms: 80, over50Share: 0.1, over100Share: 0, packetLossShare: 0.01 } } as unknown as RunMetrics;
-    const [head, row] = metricsCsv([m]).trim().split('\n').map((l) => l.split(','));
+  it("has the game's network delay columns", () => {
+    const m = {
+      arm: 'sammy',
+      neighbour: 'game',
+      index: 1,
+      errors: 0,
+      homeQueue: 'fifo-2bdp',
+      gameNet: {
+        frames: 10,
+        framesIncomplete: 0,
+        packets: 40,
+        p50Ms: 21.5,
+        p95Ms: 60.25,
+        p99Ms: 80,
+        over50Share: 0.1,
+        over100Share: 0,
+        packetLossShare: 0.01,
+      },
+    } as unknown as RunMetrics;
+    const [head, row] = metricsCsv([m])
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const col = (name: string) => row![head!.indexOf(name)];
-    expect([col('queue'), col('game_net_p50_ms'), col('game_net_p95_ms'), col('game_net_p99_ms'), col('game_net_loss')]).toEqual(['"fifo-2bdp"', '21.5', '60.25', '80', '0.01']);
+    expect([col('queue'), col('game_net_p50_ms'), col('game_net_p95_ms'), col('game_net_p99_ms'), col('game_net_loss')]).toEqual([
+      '"fifo-2bdp"',
+      '21.5',
+      '60.25',
+      '80',
+      '0.01',
+    ]);
   });
 });
 
@@ -116,20 +175,21 @@ describe('a log captured from a real home-link run (fifo-2bdp, the game beside u
     return { text, events, packets, ...groupFrames(packets) };
   };
 
-  it('reads every line and pairs every packet with its arrival, each within the link\'s bounds', () => {
+  it("reads every line and pairs every packet with its arrival, each within the link's bounds", () => {
     const { text, events, packets } = read();
     expect(events.length).toBe(text.trim().split('\n').length);
     // The fixture holds the packets that reached the router in a 410 ms window, and every event of theirs.
     expect(packets.filter((p) => p.outMs !== undefined).length).toBe(events.filter((e) => e.kind === 'out').length);
     expect(packets.filter((p) => p.dropped).length).toBe(events.filter((e) => e.kind === 'drop').length);
     // One way through the router: 20 ms of propagation, at most the 2 × BDP queue's 80 ms more (and a packet's 0.3 ms).
-    for (const p of packets) if (p.outMs !== undefined) {
-      expect(p.outMs - p.inMs).toBeGreaterThanOrEqual(20);
-      expect(p.outMs - p.inMs).toBeLessThan(101);
-    }
+    for (const p of packets)
+      if (p.outMs !== undefined) {
+        expect(p.outMs - p.inMs).toBeGreaterThanOrEqual(20);
+        expect(p.outMs - p.inMs).toBeLessThan(101);
+      }
   });
 
-  it('takes the video\'s SSRC, and completes the frame that lost 13 packets at the full queue through their 13 retransmissions', () => {
+  it("takes the video's SSRC, and completes the frame that lost 13 packets at the full queue through their 13 retransmissions", () => {
     const { mediaSsrc, frames, packets } = read();
     expect(mediaSsrc).toBe(653073496);
     expect(frames.length).toBe(7);

@@ -58,7 +58,19 @@ describe('the lab certificate', () => {
 async function labServer(dir: string, tls?: LabCertificate): Promise<{ child: Child; port: number; protocol: string }> {
   const [node, ...script] = nodeScript('lab-server');
   const child = start(node as string, [
-    ...script, '--host', '127.0.0.1', '--port', '0', '--media', join(dir, 'media'), '--page', join(dir, 'page'), '--cc', 'cubic', '--seed', '3',
+    ...script,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--media',
+    join(dir, 'media'),
+    '--page',
+    join(dir, 'page'),
+    '--cc',
+    'cubic',
+    '--seed',
+    '3',
     ...(tls ? ['--tls-cert', tls.certPath, '--tls-key', tls.keyPath] : []),
   ]);
   const line = await waitForLine(child, (l) => l.includes('"ready"'), 20_000, 'lab server');
@@ -86,14 +98,23 @@ function h2Get(session: http2.ClientHttp2Session, path: string): Promise<H2Answe
   });
 }
 
-function get(mod: typeof http | typeof https, url: string, opts: https.RequestOptions & { ALPNProtocols?: string[] } = {}): Promise<{ status: number; bytes: number; version: string; alpn?: string }> {
+function get(
+  mod: typeof http | typeof https,
+  url: string,
+  opts: https.RequestOptions & { ALPNProtocols?: string[] } = {},
+): Promise<{ status: number; bytes: number; version: string; alpn?: string }> {
   return new Promise((resolve, reject) => {
     mod
       .get(url, { ...opts, agent: false }, (res) => {
         let bytes = 0;
         res.on('data', (d: Buffer) => (bytes += d.length));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, bytes, version: res.httpVersion, alpn: (res.socket as { alpnProtocol?: string | false }).alpnProtocol || undefined }),
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            version: res.httpVersion,
+            alpn: (res.socket as { alpnProtocol?: string | false }).alpnProtocol || undefined,
+          }),
         );
       })
       .on('error', reject);
@@ -168,13 +189,24 @@ describe('the lab server', () => {
 
 describe('a run asked for h2', () => {
   const page = (media: Record<string, number>, mismatches: string[] = []): PageState => ({
-    arm: 'sammy', role: 'main', playRequestedAt: 0, stalls: [], qualities: [], chunks: [], paces: [], phases: [], errors: [], ended: false,
+    arm: 'sammy',
+    role: 'main',
+    playRequestedAt: 0,
+    stalls: [],
+    qualities: [],
+    chunks: [],
+    paces: [],
+    phases: [],
+    errors: [],
+    ended: false,
     protocols: { expected: 'h2', media, mismatches },
   });
 
   it('passes only when every media request went over h2', () => {
     expect(protocolProblem(page({ h2: 40 }), 'h2', 'run')).toBeUndefined();
-    expect(protocolProblem(page({ h2: 39, 'http/1.1': 1 }, ['http/1.1 /media/lab/seg.m4s']), 'h2', 'run')).toMatch(/http\/1\.1 × 1, not h2/);
+    expect(protocolProblem(page({ h2: 39, 'http/1.1': 1 }, ['http/1.1 /media/lab/seg.m4s']), 'h2', 'run')).toMatch(
+      /http\/1\.1 × 1, not h2/,
+    );
     expect(protocolProblem(page({}), 'h2', 'run')).toMatch(/no media request completed/);
     expect(protocolProblem({ ...page({}), protocols: undefined }, 'h2', 'run')).toMatch(/recorded no protocols/);
   });

@@ -20,13 +20,44 @@ const rec = (id: number, path: string, at: number, ot?: 'v' | 'a', aborted = fal
 function run(records: DeliveryRecord[], edge: Edge = 'none', neighbour: Neighbour = 'udp'): RawRun {
   // The page saw the completed fetches: video from rep 4, audio from rep 5.
   const chunk = (path: string, mediaType: 'video' | 'audio', i: number) => ({
-    url: `${HOST}${path}?CMCD=rtp%3D10000`, mediaType, start: T0 + i * 1000, end: T0 + i * 1000 + 400, bytes: 500_000, bitrateKbps: 3300, segmentSeconds: 4,
+    url: `${HOST}${path}?CMCD=rtp%3D10000`,
+    mediaType,
+    start: T0 + i * 1000,
+    end: T0 + i * 1000 + 400,
+    bytes: 500_000,
+    bitrateKbps: 3300,
+    segmentSeconds: 4,
     server: { appliedPaceKbps: 10_000, mechanism: 'kernel' as const },
   });
-  const chunks = [chunk('/media/lab/seg-4-00001.m4s', 'video', 1), chunk('/media/lab/seg-4-00002.m4s', 'video', 2), chunk('/media/lab/seg-5-00001.m4s', 'audio', 1)];
+  const chunks = [
+    chunk('/media/lab/seg-4-00001.m4s', 'video', 1),
+    chunk('/media/lab/seg-4-00002.m4s', 'video', 2),
+    chunk('/media/lab/seg-5-00001.m4s', 'audio', 1),
+  ];
   return {
-    arm: 'sammy', neighbour, index: 1, cc: 'cubic', edge, endedAt: T0 + 10_000, queue: [], rateMbps: 40, records, errors: [],
-    page: { arm: 'sammy', role: 'main', playRequestedAt: T0, startedAt: T0 + 500, stalls: [], qualities: [], chunks, paces: [], phases: [], errors: [], ended: false },
+    arm: 'sammy',
+    neighbour,
+    index: 1,
+    cc: 'cubic',
+    edge,
+    endedAt: T0 + 10_000,
+    queue: [],
+    rateMbps: 40,
+    records,
+    errors: [],
+    page: {
+      arm: 'sammy',
+      role: 'main',
+      playRequestedAt: T0,
+      startedAt: T0 + 500,
+      stalls: [],
+      qualities: [],
+      chunks,
+      paces: [],
+      phases: [],
+      errors: [],
+      ended: false,
+    },
   };
 }
 

@@ -50,14 +50,27 @@ describe.skipIf(!support.ok)('lab bench smoke: the WebRTC game stream beside unp
     }
   });
 
-  it('has every figure of the game and the video in each run\'s metrics', () => {
+  it("has every figure of the game and the video in each run's metrics", () => {
     for (const m of result.metrics) {
       const g = m.game!;
       for (const [name, v] of Object.entries({
-        p50: g.latencyP50Ms, p95: g.latencyP95Ms, p99: g.latencyP99Ms, over50: g.over50Share, over100: g.over100Share,
-        freezes: g.freezes, freezeSeconds: g.freezeSeconds, dropped: g.framesDropped, receivedMbps: g.receivedMbps,
-        rtt: g.rttMs, jitter: g.jitterMs, cpuShare: g.cpuLimitedShare, bandwidthShare: g.bandwidthLimitedShare,
-        bitrate: m.meanBitrateKbps, chunkThroughput: m.chunkThroughputMbps, startup: m.startupDelayMs, load: m.loadAvg1,
+        p50: g.latencyP50Ms,
+        p95: g.latencyP95Ms,
+        p99: g.latencyP99Ms,
+        over50: g.over50Share,
+        over100: g.over100Share,
+        freezes: g.freezes,
+        freezeSeconds: g.freezeSeconds,
+        dropped: g.framesDropped,
+        receivedMbps: g.receivedMbps,
+        rtt: g.rttMs,
+        jitter: g.jitterMs,
+        cpuShare: g.cpuLimitedShare,
+        bandwidthShare: g.bandwidthLimitedShare,
+        bitrate: m.meanBitrateKbps,
+        chunkThroughput: m.chunkThroughputMbps,
+        startup: m.startupDelayMs,
+        load: m.loadAvg1,
       })) {
         expect(v, `${m.arm} ${name}`).toBeTypeOf('number');
         expect(Number.isFinite(v), `${m.arm} ${name}`).toBe(true);

@@ -37,7 +37,7 @@ describe.skipIf(!support.ok)('lab bench smoke: the game beside a film on the hom
 
   afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
 
-  it('logs the game\'s packets at the router and measures each frame\'s delay through it', () => {
+  it("logs the game's packets at the router and measures each frame's delay through it", () => {
     expect(result.env.failedRuns).toEqual([]);
     const [m] = result.metrics;
     const net = m!.gameNet!;
@@ -60,12 +60,15 @@ describe.skipIf(!support.ok)('lab bench smoke: the game beside a film on the hom
     expect(m!.queueDelayP95Ms).toBeTypeOf('number');
   });
 
-  it('writes the network-delay section, the runs.csv columns and the run\'s RTP log, and leaves no namespace behind', () => {
+  it("writes the network-delay section, the runs.csv columns and the run's RTP log, and leaves no namespace behind", () => {
     const report = readFileSync(result.reportPath, 'utf8');
     expect(report).toContain('**Home link** (`--link home --queue fifo-2bdp`)');
     expect(report).toContain("## The game's delay in the network (issue 40)");
     expect(report).toMatch(/\| dash\.js default ABR, unpaced \| with the film \| \d/);
-    const [head, row] = readFileSync(join(result.dir, 'runs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const [head, row] = readFileSync(join(result.dir, 'runs.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     expect(Number(row![head!.indexOf('game_net_p95_ms')])).toBeGreaterThanOrEqual(20);
     expect(row![head!.indexOf('queue')]).toBe('"fifo-2bdp"');
     expect(existsSync(join(result.dir, 'runs', 'unpaced-game-1.rtp.log'))).toBe(true);

@@ -46,7 +46,10 @@ describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and paper-preset ar
       expect(p.startupRequests?.length, what('startup requests')).toBeGreaterThan(0);
       const video = p.chunks.filter((c) => c.mediaType === 'video');
       expect(video.length, what('video chunks')).toBeGreaterThanOrEqual(3);
-      expect(p.chunks.some((c) => c.mediaType === 'audio'), what('audio chunks')).toBe(true);
+      expect(
+        p.chunks.some((c) => c.mediaType === 'audio'),
+        what('audio chunks'),
+      ).toBe(true);
       for (const c of video) {
         // Matched to its Resource Timing entry: request → last byte, the body, the server's report.
         expect(c.end, what(`${c.url} timing`)).toBeGreaterThan(c.start);
@@ -61,7 +64,10 @@ describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and paper-preset ar
       expect(Math.max(...p.buffer!.map((b) => b.seconds)), what('buffer')).toBeGreaterThan(4);
       expect(p.protocols?.media['http/1.1'], what('media requests')).toBeGreaterThan(video.length);
       if (ARM_SPECS[run.arm].judged) {
-        expect(p.phases.map((x) => x.phase), what('phases')).toContain('playing');
+        expect(
+          p.phases.map((x) => x.phase),
+          what('phases'),
+        ).toContain('playing');
         expect(p.paces.filter((x) => x.kbps !== undefined).length, what('paced decisions')).toBeGreaterThan(2);
       } else {
         expect(p.paces, what('no Sammy')).toEqual([]);
@@ -83,7 +89,7 @@ describe.skipIf(!support.ok)('lab bench smoke: Shaka, hls.js and paper-preset ar
     expect(byArm['hlsjs-sammy']!.chunkThroughputMbps!).toBeLessThan(byArm['hlsjs-unpaced']!.chunkThroughputMbps!);
   });
 
-  it('reports each player\'s Sammy arm against its own control, and leaves no namespace behind', () => {
+  it("reports each player's Sammy arm against its own control, and leaves no namespace behind", () => {
     const report = readFileSync(result.reportPath, 'utf8');
     expect(report).toContain('| player | arm | runs |');
     expect(report).toContain('Shaka + Sammy (defaults) against shaka-unpaced');

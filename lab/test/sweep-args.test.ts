@@ -15,7 +15,22 @@ function args(argv: string[]): SweepArgs {
 
 describe('parseSweepArgs', () => {
   it('keeps its own flags and hands every other one on, in order, values included', () => {
-    const a = args(['--runs', '1', '--multiples=12,2', '--cc', 'bbr', '--arms', 'unpaced,sammy', '--plain', '--duration', '20', '--judge', 'sammy', '--results', '/tmp/r']);
+    const a = args([
+      '--runs',
+      '1',
+      '--multiples=12,2',
+      '--cc',
+      'bbr',
+      '--arms',
+      'unpaced,sammy',
+      '--plain',
+      '--duration',
+      '20',
+      '--judge',
+      'sammy',
+      '--results',
+      '/tmp/r',
+    ]);
     expect(a.multiples).toEqual([2, 12]);
     expect(a.arms).toEqual(['unpaced', 'sammy']);
     expect(a.judgedArm).toBe('sammy');
@@ -23,7 +38,7 @@ describe('parseSweepArgs', () => {
     expect(a.passthrough).toEqual(['--runs', '1', '--cc', 'bbr', '--plain', '--duration', '20']);
   });
 
-  it('defaults to issue 17\'s multiples and four arms, judging the defaults (sammy)', () => {
+  it("defaults to issue 17's multiples and four arms, judging the defaults (sammy)", () => {
     const a = args([]);
     expect(a.multiples).toEqual([...DEFAULT_MULTIPLES]);
     expect(a.arms).toEqual([...DEFAULT_SWEEP_ARMS]);
@@ -61,7 +76,16 @@ describe('links', () => {
     const a = args(['--runs', '2', '--duration', '20', '--arms', 'unpaced,sammy', '--seed', '7']);
     const parsed = parseCliArgs(benchArgs(a, linkFor(2, 3300), '/tmp/sweep/x2'));
     if (parsed.help) throw new Error('help');
-    expect(parsed.config).toMatchObject({ rateMbps: 6.6, udpRateMbps: 0.825, neighbours: ['udp'], arms: ['unpaced', 'sammy'], runs: 2, durationSeconds: 20, seed: 7, resultsDir: '/tmp/sweep/x2' });
+    expect(parsed.config).toMatchObject({
+      rateMbps: 6.6,
+      udpRateMbps: 0.825,
+      neighbours: ['udp'],
+      arms: ['unpaced', 'sammy'],
+      runs: 2,
+      durationSeconds: 20,
+      seed: 7,
+      resultsDir: '/tmp/sweep/x2',
+    });
     // A flag the bench does not know stops the sweep there, before any run.
     expect(() => parseCliArgs(benchArgs(args(['--nope', '--arms', 'unpaced,sammy']), linkFor(2, 3300), '/tmp/x'))).toThrow(/nope/);
   });

@@ -21,15 +21,54 @@ const HEAD =
   'median_pace_kbps,queue_delay_p50_ms,queue_delay_p95_ms,bottleneck_drops,neighbour_metric,neighbour_unit,neighbour_p50,neighbour_p95,neighbour_mean,' +
   'neighbour_samples,errors,media_protocols,trace,family,trace_mbps,quality_switches,rebuffer_ratio';
 
-interface R { arm: string; run: number; udp?: number; kbps?: number; thr?: number; startup?: number; rebuf?: number; ratio?: number; switches?: number; queue?: number; neighbour?: string }
+interface R {
+  arm: string;
+  run: number;
+  udp?: number;
+  kbps?: number;
+  thr?: number;
+  startup?: number;
+  rebuf?: number;
+  ratio?: number;
+  switches?: number;
+  queue?: number;
+  neighbour?: string;
+}
 
 /** One runs.csv line as the bench writes it (empty cells for absent values). */
 function line(r: R): string {
   const v = (x: number | undefined) => (x === undefined ? '' : String(x));
   const neighbour = r.neighbour ?? 'udp';
   return [
-    `"${r.arm}"`, `"${neighbour}"`, r.run, v(r.startup), v(r.rebuf ?? 0), 0, v(r.kbps), v(r.thr), 20, 8.1, '"records"', 5.2,
-    10700, v(r.queue), 20, 0, `"UDP one-way delay"`, '"ms"', v(r.udp), 12, 9, 1500, 0, '"http/1.1 × 40, h2 × 1"', '', '', '', v(r.switches ?? 0), v(r.ratio ?? 0),
+    `"${r.arm}"`,
+    `"${neighbour}"`,
+    r.run,
+    v(r.startup),
+    v(r.rebuf ?? 0),
+    0,
+    v(r.kbps),
+    v(r.thr),
+    20,
+    8.1,
+    '"records"',
+    5.2,
+    10700,
+    v(r.queue),
+    20,
+    0,
+    `"UDP one-way delay"`,
+    '"ms"',
+    v(r.udp),
+    12,
+    9,
+    1500,
+    0,
+    '"http/1.1 × 40, h2 × 1"',
+    '',
+    '',
+    '',
+    v(r.switches ?? 0),
+    v(r.ratio ?? 0),
   ].join(',');
 }
 
@@ -37,7 +76,14 @@ const csv = (rows: R[]) => [HEAD, ...rows.map(line)].join('\n') + '\n';
 
 function point(multiple: number, rows: R[]): SweepPoint {
   const rateMbps = (multiple * 3300) / 1000;
-  return { multiple, rateMbps, udpMbps: rateMbps / 8, rows: runsFromCsv(csv(rows)), failedRuns: 0, folder: `x${multiple}/2026-11-23T19-00-00-000` };
+  return {
+    multiple,
+    rateMbps,
+    udpMbps: rateMbps / 8,
+    rows: runsFromCsv(csv(rows)),
+    failedRuns: 0,
+    folder: `x${multiple}/2026-11-23T19-00-00-000`,
+  };
 }
 
 describe('runs.csv', () => {
@@ -56,8 +102,17 @@ describe('runs.csv', () => {
       ]),
     );
     expect(rows[0]).toEqual<SweepRunRow>({
-      arm: 'unpaced', neighbour: 'udp', run: 1, startupMs: 291, rebuffers: 1, rebufferRatio: 0.01, meanBitrateKbps: 3267,
-      chunkThroughputMbps: 31.1, qualitySwitches: 2, queueDelayP50Ms: 12.3, udpP50Ms: 10.5,
+      arm: 'unpaced',
+      neighbour: 'udp',
+      run: 1,
+      startupMs: 291,
+      rebuffers: 1,
+      rebufferRatio: 0.01,
+      meanBitrateKbps: 3267,
+      chunkThroughputMbps: 31.1,
+      qualitySwitches: 2,
+      queueDelayP50Ms: 12.3,
+      udpP50Ms: 10.5,
     });
     expect(rows[1]?.udpP50Ms).toBeUndefined();
     expect(rows[1]?.startupMs).toBeUndefined();
@@ -97,7 +152,7 @@ describe('aggregatePoint', () => {
     expect(rtp?.stats.udpP50Ms.median).toBeUndefined();
   });
 
-  it('compares each arm\'s median with unpaced\'s, in percent', () => {
+  it("compares each arm's median with unpaced's, in percent", () => {
     const [u, s, rtp] = table.rows;
     expect(u?.change).toEqual({});
     expect(s?.change.udpP50Ms).toBeCloseTo(((4 - 12) / 12) * 100, 10);
@@ -161,7 +216,11 @@ describe('issue 17 targets', () => {
     expect(startup.changePercent).toBeCloseTo(((330 - 310) / 310) * 100, 10);
     expect(startup.met).toBe(false);
     // Run 1: 300 → 320 ms (+6.7%); run 2: 320 → 340 ms (+6.25%).
-    expect(startup.paired).toEqual({ n: 2, min: expect.closeTo(((340 - 320) / 320) * 100, 10), max: expect.closeTo(((320 - 300) / 300) * 100, 10) });
+    expect(startup.paired).toEqual({
+      n: 2,
+      min: expect.closeTo(((340 - 320) / 320) * 100, 10),
+      max: expect.closeTo(((320 - 300) / 300) * 100, 10),
+    });
   });
 
   it('checks nothing at 6 ×, and says n/a when the judged arm has no runs', () => {
@@ -175,7 +234,15 @@ describe('issue 17 targets', () => {
   });
 
   it('does not judge a change against an unpaced median of 0', () => {
-    const [udp] = checkTargets([point(1.5, [{ arm: 'unpaced', run: 1, udp: 0 }, { arm, run: 1, udp: 1 }])], arm);
+    const [udp] = checkTargets(
+      [
+        point(1.5, [
+          { arm: 'unpaced', run: 1, udp: 0 },
+          { arm, run: 1, udp: 1 },
+        ]),
+      ],
+      arm,
+    );
     expect(udp?.verdict).toBe('n/a: unpaced median is 0');
     expect(udp?.met).toBeUndefined();
   });
@@ -194,8 +261,18 @@ describe('renderSweepMarkdown', () => {
     ]),
   ];
   const md = renderSweepMarkdown({
-    startedAt: '2026-11-23T19:00:00.000Z', topVideoKbps: 3300, topSource: '.cache/media/lab/manifest.mpd', arms: ['unpaced', arm], judgedArm: arm,
-    runs: 1, durationSeconds: 20, seed: 1, queueBytes: 100_000, passthrough: ['--runs', '1'], points, plots: ['sweep-udp-p50'],
+    startedAt: '2026-11-23T19:00:00.000Z',
+    topVideoKbps: 3300,
+    topSource: '.cache/media/lab/manifest.mpd',
+    arms: ['unpaced', arm],
+    judgedArm: arm,
+    runs: 1,
+    durationSeconds: 20,
+    seed: 1,
+    queueBytes: 100_000,
+    passthrough: ['--runs', '1'],
+    points,
+    plots: ['sweep-udp-p50'],
   });
 
   it('has a table per multiple with runs, spread cells and changes, and links each invocation', () => {
@@ -212,14 +289,28 @@ describe('renderSweepMarkdown', () => {
 
   it('lists the target checks with their verdicts', () => {
     expect(md).toContain('5 of 6 met');
-    expect(md).toMatch(/\| 12 × \(39\.6 Mbit\/s\) \| chunk throughput ≥ 70% lower \| 30\.0 \| 20\.0 \| -33\.3% \| 1: -33\.3% \| missed by 36\.7 pp \|/);
-    expect(md).toMatch(/\| 2 × \(6\.6 Mbit\/s\) \| UDP one-way delay p50 ≥ 50% lower \| 10\.00 \| 4\.00 \| -60\.0% \| [^|]+ \| \*\*met\*\* \|/);
+    expect(md).toMatch(
+      /\| 12 × \(39\.6 Mbit\/s\) \| chunk throughput ≥ 70% lower \| 30\.0 \| 20\.0 \| -33\.3% \| 1: -33\.3% \| missed by 36\.7 pp \|/,
+    );
+    expect(md).toMatch(
+      /\| 2 × \(6\.6 Mbit\/s\) \| UDP one-way delay p50 ≥ 50% lower \| 10\.00 \| 4\.00 \| -60\.0% \| [^|]+ \| \*\*met\*\* \|/,
+    );
   });
 
   it('says the targets were not checked when the judged arm did not run', () => {
     const without = renderSweepMarkdown({
-      startedAt: 'x', topVideoKbps: 3300, topSource: 'm', arms: ['unpaced', 'sammy-paper'], judgedArm: arm, runs: 1, durationSeconds: 20, seed: 1,
-      queueBytes: 100_000, passthrough: [], points: points.map((p) => ({ ...p, rows: p.rows.filter((r) => r.arm !== arm) })), plots: [],
+      startedAt: 'x',
+      topVideoKbps: 3300,
+      topSource: 'm',
+      arms: ['unpaced', 'sammy-paper'],
+      judgedArm: arm,
+      runs: 1,
+      durationSeconds: 20,
+      seed: 1,
+      queueBytes: 100_000,
+      passthrough: [],
+      points: points.map((p) => ({ ...p, rows: p.rows.filter((r) => r.arm !== arm) })),
+      plots: [],
     });
     expect(without).toContain('Not checked: the sweep ran without sammy');
     expect(without).not.toContain('missed by');

@@ -21,7 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `[seconds Mbps]`: 2 s at 6 Mbit/s, 2 s at 1.2, 2 s at 0.3: a volatile link of mean 2.5 Mbit/s. */
 const STEPS = '0\t6\n2\t1.2\n4\t0.3\n';
 /** mahimahi: an opportunity every ms for 1 s (12 Mbit/s), then every 10 ms for 1 s (1.2 Mbit/s); period 2000 ms. */
-const MAHIMAHI = [...Array.from({ length: 1000 }, (_, i) => i + 1), ...Array.from({ length: 100 }, (_, i) => 1010 + i * 10)].join('\n') + '\n';
+const MAHIMAHI =
+  [...Array.from({ length: 1000 }, (_, i) => i + 1), ...Array.from({ length: 100 }, (_, i) => 1010 + i * 10)].join('\n') + '\n';
 
 function file(family: string, name: string, text: string): string {
   mkdirSync(join(dir, family), { recursive: true });
@@ -46,7 +47,9 @@ describe('--trace-scale', () => {
   });
 
   it('needs a trace, and is refused before any trace is read', () => {
-    expect(() => config(['--trace-scale', '0.5'])).toThrow(/--trace-scale scales a trace-driven link; give --trace FILE or --traces DIR too/);
+    expect(() => config(['--trace-scale', '0.5'])).toThrow(
+      /--trace-scale scales a trace-driven link; give --trace FILE or --traces DIR too/,
+    );
     expect(() => config(['--trace', join(dir, 'missing'), '--trace-scale=-1'])).toThrow(/--trace-scale must be a positive finite number/);
   });
 
@@ -55,8 +58,18 @@ describe('--trace-scale', () => {
     const plain = config(['--trace', path]).traces![0]!;
     const scaled = config(['--trace', path, '--trace-scale', '0.5']).traces![0]!;
     expect([plain.id, plain.family, plain.scale]).toEqual(['nyc-lte/lirr', 'nyc-lte', undefined]);
-    expect([scaled.id, scaled.family, scaled.scale, scaled.name, scaled.file]).toEqual(['nyc-lte×0.5/lirr', 'nyc-lte×0.5', 0.5, 'lirr', path]);
-    expect(scaled.trace.steps).toEqual([{ startSeconds: 0, kbps: 3000 }, { startSeconds: 2, kbps: 600 }, { startSeconds: 4, kbps: 150 }]);
+    expect([scaled.id, scaled.family, scaled.scale, scaled.name, scaled.file]).toEqual([
+      'nyc-lte×0.5/lirr',
+      'nyc-lte×0.5',
+      0.5,
+      'lirr',
+      path,
+    ]);
+    expect(scaled.trace.steps).toEqual([
+      { startSeconds: 0, kbps: 3000 },
+      { startSeconds: 2, kbps: 600 },
+      { startSeconds: 4, kbps: 150 },
+    ]);
     expect(scaled.meanMbps).toBeCloseTo(1.25, 9);
     expect(sessionMeanMbps(scaled.trace, 6)).toBeCloseTo(sessionMeanMbps(plain.trace, 6) * 0.5, 9);
     // The shape is the file's: the same steps at the same times, in the same ratios.
@@ -78,7 +91,9 @@ describe('--trace-scale', () => {
     const t = scaleTrace(parseTrace(STEPS), 0.5);
     // 3, 3, 0.6, 0.6, 0.15, 0.15 Mbit/s: 250, 250, 50, 50, 12.5, 12.5 packets (the opportunities' own rounding: within one packet).
     const perSecond = capacityPerSecond(opportunitiesFor(t, 6), 6);
-    [3, 3, 0.6, 0.6, 0.15, 0.15].forEach((mbps, i) => expect(Math.abs(perSecond[i]! - mbps), `second ${i}`).toBeLessThanOrEqual(0.012 + 1e-9));
+    [3, 3, 0.6, 0.6, 0.15, 0.15].forEach((mbps, i) =>
+      expect(Math.abs(perSecond[i]! - mbps), `second ${i}`).toBeLessThanOrEqual(0.012 + 1e-9),
+    );
   });
 
   it('scales a mahimahi trace opportunity by opportunity, keeping its millisecond detail and its period', () => {
@@ -109,7 +124,19 @@ describe('--trace-scale', () => {
   });
 
   it("puts the run's scale in runs.csv beside the scaled session mean", () => {
-    const m = { arm: 'sammy', neighbour: 'udp', index: 1, trace: 'nyc-lte×0.5/lirr', family: 'nyc-lte×0.5', traceMbps: 1.25, traceScale: 0.5, rebufferCount: 0, rebufferSeconds: 0, videoChunks: 3, errors: 0 } as RunMetrics;
+    const m = {
+      arm: 'sammy',
+      neighbour: 'udp',
+      index: 1,
+      trace: 'nyc-lte×0.5/lirr',
+      family: 'nyc-lte×0.5',
+      traceMbps: 1.25,
+      traceScale: 0.5,
+      rebufferCount: 0,
+      rebufferSeconds: 0,
+      videoChunks: 3,
+      errors: 0,
+    } as RunMetrics;
     const [head, row] = metricsCsv([m]).trim().split('\n') as [string, string];
     const cols = head.split(',');
     const cells = row.split(',');

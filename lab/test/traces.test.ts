@@ -103,7 +103,9 @@ describe('--trace and --traces', () => {
     writeFileSync(join(empty, 'README.md'), 'x');
     expect(() => parseCliArgs(['--traces', empty])).toThrow(/no trace files/);
     expect(() => parseCliArgs(['--trace', join(root, 'oboe_trace_7.txt'), '--traces', root])).toThrow(/cannot go together/);
-    expect(() => parseCliArgs(['--trace', join(root, 'oboe_trace_7.txt'), '--rate', '20'])).toThrow(/--rate sets the constant bottleneck.*leave --rate out/);
+    expect(() => parseCliArgs(['--trace', join(root, 'oboe_trace_7.txt'), '--rate', '20'])).toThrow(
+      /--rate sets the constant bottleneck.*leave --rate out/,
+    );
     writeFileSync(join(dir, 'huge'), '0 900\n1 900\n');
     expect(() => parseCliArgs(['--trace', join(dir, 'huge')])).toThrow(/peaks at 900 Mbit\/s/);
     expect(() => parseCliArgs(['--arms', 'pace-only,nope'])).toThrow(/unknown arm "nope"/);
@@ -116,7 +118,14 @@ describe('the family run as one command (issue 33)', () => {
     const root = join(dir, 'families');
     mkdirSync(join(root, 'lte'), { recursive: true });
     mkdirSync(join(root, 'fcc'), { recursive: true });
-    for (const [name, mbps] of [['e', 1], ['d', 2], ['c', 3], ['b', 4], ['a', 5]] as const) writeFileSync(join(root, 'lte', name), `0 ${mbps}\n100 ${mbps}\n`);
+    for (const [name, mbps] of [
+      ['e', 1],
+      ['d', 2],
+      ['c', 3],
+      ['b', 4],
+      ['a', 5],
+    ] as const)
+      writeFileSync(join(root, 'lte', name), `0 ${mbps}\n100 ${mbps}\n`);
     writeFileSync(join(root, 'fcc', 'x'), '0 4\n100 4\n');
     return root;
   }
@@ -149,9 +158,19 @@ describe('the family run as one command (issue 33)', () => {
     expect(config(['--traces', root, '--families', 'lte']).traces!.map((t) => t.id)).toEqual(['lte/a', 'lte/b', 'lte/c', 'lte/d', 'lte/e']);
     // By mean over the session: e 1, d 2, c 3, b 4, a 5 Mbit/s. One: the median; two: the middle of each half; names stay in order.
     expect(config(['--traces', root, '--traces-per-family', '1']).traces!.map((t) => t.id)).toEqual(['fcc/x', 'lte/c']);
-    expect(config(['--traces', root, '--families', 'lte', '--traces-per-family', '2']).traces!.map((t) => t.id)).toEqual(['lte/b', 'lte/d']);
-    expect(selectTraces(loadTraceDir(root), { perFamily: 3, sessionSeconds: 30 }).map((t) => t.id)).toEqual(['fcc/x', 'lte/a', 'lte/c', 'lte/e']);
-    expect(() => config(['--traces', root, '--families', 'lte,5g'])).toThrow(/--families: no family "5g" in the traces \(there are fcc, lte\)/);
+    expect(config(['--traces', root, '--families', 'lte', '--traces-per-family', '2']).traces!.map((t) => t.id)).toEqual([
+      'lte/b',
+      'lte/d',
+    ]);
+    expect(selectTraces(loadTraceDir(root), { perFamily: 3, sessionSeconds: 30 }).map((t) => t.id)).toEqual([
+      'fcc/x',
+      'lte/a',
+      'lte/c',
+      'lte/e',
+    ]);
+    expect(() => config(['--traces', root, '--families', 'lte,5g'])).toThrow(
+      /--families: no family "5g" in the traces \(there are fcc, lte\)/,
+    );
     expect(() => config(['--families', 'lte'])).toThrow(/--families picks traces of --traces DIR/);
     expect(() => config(['--traces', root, '--traces-per-family', '1.5'])).toThrow(/whole number/);
   });
@@ -168,7 +187,11 @@ describe('opportunities for the delay line (mahimahi format, as mm-link reads it
     const perSecond = capacityPerSecond(ops, 6).map((m) => Math.round(m * 10) / 10);
     expect(perSecond).toEqual([6, 6, 1.2, 1.2, 0, 0]);
     // Looped over a longer session: the same again.
-    expect(capacityPerSecond(ops, 12).slice(6).map((m) => Math.round(m * 10) / 10)).toEqual([6.0, 6, 1.2, 1.2, 0, 0]);
+    expect(
+      capacityPerSecond(ops, 12)
+        .slice(6)
+        .map((m) => Math.round(m * 10) / 10),
+    ).toEqual([6.0, 6, 1.2, 1.2, 0, 0]);
     expect(sessionMeanMbps(t, 6)).toBeCloseTo((6 * 2 + 1.2 * 2) / 6, 6);
   });
 
@@ -186,7 +209,7 @@ describe('opportunities for the delay line (mahimahi format, as mm-link reads it
 });
 
 describe('achieved link rate against the trace', () => {
-  it('bins the delay line\'s counters per second, and calls a second saturated when every sample had a backlog', () => {
+  it("bins the delay line's counters per second, and calls a second saturated when every sample had a backlog", () => {
     const t0 = 1_000_000;
     const samples: LinkSample[] = [];
     for (let i = 0; i <= 30; i++) {
@@ -194,10 +217,34 @@ describe('achieved link rate against the trace', () => {
       const s = i / 10;
       const cap = 1_500_000 * s;
       const rel = s <= 2 ? cap : 3_000_000 + 750_000 * (s - 2);
-      samples.push({ t: t0 + i * 100, id: 1, traceMs: i * 100, capB: cap, relB: rel, backlogB: s <= 2 ? 3000 : 0, waitMs: 0, drops: 0, dropB: 0, lateMaxUs: i, sojournMaxUs: 0 });
+      samples.push({
+        t: t0 + i * 100,
+        id: 1,
+        traceMs: i * 100,
+        capB: cap,
+        relB: rel,
+        backlogB: s <= 2 ? 3000 : 0,
+        waitMs: 0,
+        drops: 0,
+        dropB: 0,
+        lateMaxUs: i,
+        sojournMaxUs: 0,
+      });
     }
     const run = {
-      trace: { id: 'x/y', name: 'y', family: 'x', file: '', format: 'mahimahi', meanMbps: 12, sessionMeanMbps: 12, linkId: 1, startedAt: t0, opportunities: 1, periodMs: 1 },
+      trace: {
+        id: 'x/y',
+        name: 'y',
+        family: 'x',
+        file: '',
+        format: 'mahimahi',
+        meanMbps: 12,
+        sessionMeanMbps: 12,
+        linkId: 1,
+        startedAt: t0,
+        opportunities: 1,
+        periodMs: 1,
+      },
       link: samples,
       queue: [],
       endedAt: t0 + 10_000,
@@ -216,7 +263,15 @@ describe('achieved link rate against the trace', () => {
   });
 
   it('counts quality switches as rendered changes after the first', () => {
-    const p = { qualities: [{ t: 1, kbps: 1000 }, { t: 2, kbps: 1000 }, { t: 3, kbps: 3300 }, { t: 4, kbps: 2300 }, { t: 99, kbps: 300 }] };
+    const p = {
+      qualities: [
+        { t: 1, kbps: 1000 },
+        { t: 2, kbps: 1000 },
+        { t: 3, kbps: 3300 },
+        { t: 4, kbps: 2300 },
+        { t: 99, kbps: 300 },
+      ],
+    };
     expect(qualitySwitches(p as never, 50)).toBe(2);
   });
 });
@@ -237,9 +292,13 @@ function findGo(): string | undefined {
 const go = findGo();
 if (!go) console.log('\n[lab traces] go test of lab/delay SKIPPED: no Go\n');
 
-describe.skipIf(!go)('the delay line\'s trace-driven link (go test, no root: the queue is pure)', () => {
+describe.skipIf(!go)("the delay line's trace-driven link (go test, no root: the queue is pure)", () => {
   it('passes its Go tests: opportunities, lost capacity, bytes across packets, drop-tail, loop, idle skip', () => {
-    const out = execFileSync(go!, ['test', '-count=1', '.'], { cwd: join(LAB_DIR, 'delay'), encoding: 'utf8', env: { ...process.env, CGO_ENABLED: '0' } });
+    const out = execFileSync(go!, ['test', '-count=1', '.'], {
+      cwd: join(LAB_DIR, 'delay'),
+      encoding: 'utf8',
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
     expect(out).toMatch(/^ok/m);
   }, 120_000);
 });

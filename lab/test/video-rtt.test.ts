@@ -26,17 +26,38 @@ function run(edge: Edge): RawRun {
     (c, i) => ({ id: i, path: new URL(c.url).pathname, startedAt: c.start, rttMs: edge === 'varnish' ? 0.1 : 6 + i }) as DeliveryRecord,
   );
   return {
-    arm: 'sammy', neighbour: 'none', index: 1, cc: 'cubic', edge, endedAt: T0 + 10_000, queue: [], rateMbps: 40, records, errors: [],
-    page: { arm: 'sammy', role: 'main', playRequestedAt: T0, startedAt: T0 + 500, stalls: [], qualities: [], chunks, paces: [], phases: [], errors: [], ended: false },
+    arm: 'sammy',
+    neighbour: 'none',
+    index: 1,
+    cc: 'cubic',
+    edge,
+    endedAt: T0 + 10_000,
+    queue: [],
+    rateMbps: 40,
+    records,
+    errors: [],
+    page: {
+      arm: 'sammy',
+      role: 'main',
+      playRequestedAt: T0,
+      startedAt: T0 + 500,
+      stalls: [],
+      qualities: [],
+      chunks,
+      paces: [],
+      phases: [],
+      errors: [],
+      ended: false,
+    },
   };
 }
 
 describe('video RTT source', () => {
-  it('direct from the origin: its delivery records (after each segment\'s last byte)', () => {
+  it("direct from the origin: its delivery records (after each segment's last byte)", () => {
     expect(videoRtt(run('none'))).toMatchObject({ rttMs: 7, source: 'records' });
   });
 
-  it('behind Varnish: the edge\'s Server-Timing, never the backend hop\'s records', () => {
+  it("behind Varnish: the edge's Server-Timing, never the backend hop's records", () => {
     const m = runMetrics(run('varnish'));
     expect(m.videoRttMs).toBe(12);
     expect(m.videoRttSource).toBe('server-timing');

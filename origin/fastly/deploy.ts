@@ -120,9 +120,7 @@ function plan(o: DeployOptions, serviceId: string, backendHost: string, version:
     `--port=${o.backendPort}`,
     // The origin sees its own name in Host, as if it were reached directly.
     `--override-host=${backendHost}`,
-    ...(o.backendTls
-      ? ['--use-ssl', '--ssl-check-cert', `--ssl-cert-hostname=${backendHost}`, `--ssl-sni-hostname=${backendHost}`]
-      : []),
+    ...(o.backendTls ? ['--use-ssl', '--ssl-check-cert', `--ssl-cert-hostname=${backendHost}`, `--ssl-sni-hostname=${backendHost}`] : []),
   ];
   const cli = (...args: string[]): CliStep => ({ kind: 'cli', args });
   const validate: ValidateStep = { kind: 'validate', url: `${API}/service/${serviceId}/version/${version}/validate` };
@@ -192,10 +190,10 @@ async function deploy(o: DeployOptions, token: string, serviceId: string, backen
   const p = plan(o, serviceId, backendHost, version);
   try {
     const vcls = namesIn(run(p.listVcl));
-    run((vcls.includes(o.vclName) ? p.updateVcl : p.createVcl));
+    run(vcls.includes(o.vclName) ? p.updateVcl : p.createVcl);
 
     const backends = namesIn(run(p.listBackends));
-    run((backends.includes(o.backendName) ? p.updateBackend : p.createBackend));
+    run(backends.includes(o.backendName) ? p.updateBackend : p.createBackend);
     const others = backends.filter((b) => b !== o.backendName);
     if (others.length > 0) {
       console.warn(`# note: the service also has backend(s) ${others.join(', ')}; #FASTLY recv picks the default one`);

@@ -86,7 +86,11 @@ async function installTarballs(app: BundleApp): Promise<string> {
   const tarballs = join(workDir, 'tarballs');
   await mkdir(tarballs, { recursive: true });
   // --ignore-scripts: prepack would clean and rebuild the dist, the same build `npm run build` made.
-  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...names.flatMap((n) => ['-w', n])], { cwd: REPO_ROOT });
+  const { stdout } = await exec(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...names.flatMap((n) => ['-w', n])],
+    { cwd: REPO_ROOT },
+  );
   const packed = JSON.parse(stdout) as Array<{ name: string; filename: string }>;
   for (const name of names) {
     const tarball = packed.find((p) => p.name === name);
@@ -104,7 +108,9 @@ function assertFromTarballs(app: BundleApp, workDir: string, built: Built): void
   const unpacked = join(workDir, 'node_modules') + '/';
   const fromWorkspace = ids.filter((id) => id.startsWith(REPO_ROOT) && !id.startsWith(workDir) && !id.includes('/node_modules/'));
   if (fromWorkspace.length > 0 || !ids.some((id) => id.startsWith(`${unpacked}${app.adapter}/`))) {
-    throw new Error(`the app must bundle ${app.adapter} from its tarball, not the workspace: ${fromWorkspace.join(', ') || 'not bundled at all'}`);
+    throw new Error(
+      `the app must bundle ${app.adapter} from its tarball, not the workspace: ${fromWorkspace.join(', ') || 'not bundled at all'}`,
+    );
   }
 }
 
@@ -139,13 +145,17 @@ const verdict = (bytes: number, budget: number) => `budget ≤ ${kb(budget)} gzi
 export async function checkBundleBudget(app: BundleApp): Promise<void> {
   const workDir = await installTarballs(app);
   const [alone, withSammy, paceOnly] = await Promise.all(
-    (['alone', 'with', 'pace-only'] as const).map((name, i) => buildApp(workDir, name, [app.apps.alone, app.apps.sammy, app.apps.paceOnly][i]!)),
+    (['alone', 'with', 'pace-only'] as const).map((name, i) =>
+      buildApp(workDir, name, [app.apps.alone, app.apps.sammy, app.apps.paceOnly][i]!),
+    ),
   );
   assertFromTarballs(app, workDir, withSammy!);
   assertFromTarballs(app, workDir, paceOnly!);
   const added = withSammy!.gzip - alone!.gzip;
   const addedPaceOnly = paceOnly!.gzip - alone!.gzip;
-  console.log(`${app.adapter} adds to a Vite app with ${app.player}: ${kb(added)} gzip (${verdict(added, BUDGET_GZIP_BYTES)}), in pace-only mode ${kb(addedPaceOnly)} gzip (${verdict(addedPaceOnly, PACE_ONLY_BUDGET_GZIP_BYTES)})`);
+  console.log(
+    `${app.adapter} adds to a Vite app with ${app.player}: ${kb(added)} gzip (${verdict(added, BUDGET_GZIP_BYTES)}), in pace-only mode ${kb(addedPaceOnly)} gzip (${verdict(addedPaceOnly, PACE_ONLY_BUDGET_GZIP_BYTES)})`,
+  );
   await rm(workDir, { recursive: true, force: true });
   if (added > BUDGET_GZIP_BYTES || addedPaceOnly > PACE_ONLY_BUDGET_GZIP_BYTES) process.exitCode = 1;
 }
@@ -174,7 +184,9 @@ export async function reportBundleCost(app: BundleApp): Promise<number> {
   const paceOnly = await buildApp(workDir, 'pace-only', app.apps.paceOnly);
   const added = withSammy.gzip - alone.gzip;
   const row = (label: string) => `  ${label.padEnd(44)}: `;
-  console.log(`\nBundle cost of ${app.adapter} in a Vite app (its packed tarballs, Vite's default build, JS gzipped at level ${GZIP_LEVEL}):`);
+  console.log(
+    `\nBundle cost of ${app.adapter} in a Vite app (its packed tarballs, Vite's default build, JS gzipped at level ${GZIP_LEVEL}):`,
+  );
   console.log(`${row(`${app.player} alone`)}${kb(alone.gzip)} gzip (${kb(alone.minified)} minified)`);
   console.log(`${row(`${app.player} + Sammy (README snippet)`)}${kb(withSammy.gzip)} gzip (${kb(withSammy.minified)} minified)`);
   console.log(

@@ -58,7 +58,8 @@ function readQuery(url: string): CmcdRequestReading {
   const query = new URLSearchParams(params.join('&'));
   const payloads = query.getAll(CMCD_PARAM);
   if (payloads.length === 0) return NONE;
-  if (payloads.length > 1) return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_repeated', reason: `${payloads.length} CMCD query parameters` } };
+  if (payloads.length > 1)
+    return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_repeated', reason: `${payloads.length} CMCD query parameters` } };
   if (payloads[0]!.length > MAX_CMCD_PAYLOAD_BYTES) {
     return { rtp: { kind: 'invalid', source: 'query', code: 'cmcd_too_large', reason: `CMCD payload of ${payloads[0]!.length} bytes` } };
   }
@@ -80,7 +81,8 @@ function readHeaders(headers: HeaderRecord): CmcdRequestReading {
     size += text.length;
   }
   if (size === 0) return NONE;
-  if (size > MAX_CMCD_PAYLOAD_BYTES) return { rtp: { kind: 'invalid', source: 'header', code: 'cmcd_too_large', reason: `CMCD headers of ${size} bytes` } };
+  if (size > MAX_CMCD_PAYLOAD_BYTES)
+    return { rtp: { kind: 'invalid', source: 'header', code: 'cmcd_too_large', reason: `CMCD headers of ${size} bytes` } };
   try {
     return reading(fromCmcdHeaders(cmcd), 'header');
   } catch (err) {

@@ -14,10 +14,6 @@ export const DEFAULT_MIN_PACE_KBPS = FASTLY_MIN_PACE * KBPS_PER_FASTLY_PACE_UNIT
 export const DEFAULT_MAX_PACE_KBPS = 1_000_000;
 
 /** Clamps a requested `rtp` (kbps) into [min, max]. */
-export function clampPaceKbps(
-  rtpKbps: number,
-  minKbps: number = DEFAULT_MIN_PACE_KBPS,
-  maxKbps: number = DEFAULT_MAX_PACE_KBPS,
-): number {
+export function clampPaceKbps(rtpKbps: number, minKbps: number = DEFAULT_MIN_PACE_KBPS, maxKbps: number = DEFAULT_MAX_PACE_KBPS): number {
   return Math.min(maxKbps, Math.max(minKbps, rtpKbps));
 }

@@ -66,7 +66,10 @@ export interface PacingReport {
   rtpClamp?: RtpClamp;
 }
 
-type NumericField = Exclude<keyof PacingReport, 'mechanism' | 'congestionControl' | 'recordId' | 'sharedConnection' | 'unpacedReason' | 'rtpClamp'>;
+type NumericField = Exclude<
+  keyof PacingReport,
+  'mechanism' | 'congestionControl' | 'recordId' | 'sharedConnection' | 'unpacedReason' | 'rtpClamp'
+>;
 
 function isRecordId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -94,13 +97,15 @@ export function formatServerTiming(report: PacingReport): string {
     if (value === undefined || !Number.isFinite(value)) continue;
     let entry = `${name};dur=${round3(value)}`;
     if (field === 'appliedPaceKbps' && report.mechanism) entry += `;desc=${report.mechanism}`;
-    if (field === 'requestedRtpKbps' && report.rtpClamp && Object.hasOwn(RTP_CLAMPS, report.rtpClamp)) entry += `;desc="${RTP_CLAMPS[report.rtpClamp]}"`;
+    if (field === 'requestedRtpKbps' && report.rtpClamp && Object.hasOwn(RTP_CLAMPS, report.rtpClamp))
+      entry += `;desc="${RTP_CLAMPS[report.rtpClamp]}"`;
     entries.push(entry);
   }
   if (report.appliedPaceKbps === undefined && report.mechanism) {
     // The texts are fixed, with no quote, backslash, comma or semicolon: a valid quoted string that
     // naive splitters of the header also read whole.
-    const reason = report.unpacedReason && Object.hasOwn(UNPACED_REASONS, report.unpacedReason) ? UNPACED_REASONS[report.unpacedReason] : undefined;
+    const reason =
+      report.unpacedReason && Object.hasOwn(UNPACED_REASONS, report.unpacedReason) ? UNPACED_REASONS[report.unpacedReason] : undefined;
     entries.push(`${SERVER_TIMING_METRICS.appliedPace};dur=0;desc=${reason ? `"${report.mechanism}: ${reason}"` : report.mechanism}`);
   }
   if (report.congestionControl && /^[A-Za-z0-9_-]+$/.test(report.congestionControl)) {
@@ -161,7 +166,10 @@ export function parseServerTiming(header: string): PacingReport {
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (key === 'dur') entry.duration = Number(value);
       else if (key === 'desc') entry.description = value;
     }

@@ -36,6 +36,7 @@ describe('URL helpers', () => {
   });
 
   it('agree with the URL parser on the path', () => {
-    for (const url of ['http://a.b/c/d.m4s?q=1', 'https://a.b:1/', 'http://u@a.b/x%20y?CMCD=1#z']) expect(pathOf(url)).toBe(new URL(url).pathname);
+    for (const url of ['http://a.b/c/d.m4s?q=1', 'https://a.b:1/', 'http://u@a.b/x%20y?CMCD=1#z'])
+      expect(pathOf(url)).toBe(new URL(url).pathname);
   });
 });

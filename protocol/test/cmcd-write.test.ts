@@ -1,4 +1,13 @@
-import { CMCD_HEADER_FIELDS, CMCD_HEADER_MAP, CMCD_KEYS, fromCmcdHeaders, fromCmcdQuery, toCmcdHeaders, toCmcdQuery, validateCmcdRequest } from '@svta/cml-cmcd';
+import {
+  CMCD_HEADER_FIELDS,
+  CMCD_HEADER_MAP,
+  CMCD_KEYS,
+  fromCmcdHeaders,
+  fromCmcdQuery,
+  toCmcdHeaders,
+  toCmcdQuery,
+  validateCmcdRequest,
+} from '@svta/cml-cmcd';
 import { describe, expect, it } from 'vitest';
 import { withoutCmcd } from '../src/cmcd-url.js';
 import { cmcdHeaderOf, writeRtp } from '../src/cmcd-write.js';
@@ -6,7 +15,19 @@ import { cmcdHeaderOf, writeRtp } from '../src/cmcd-write.js';
 const setRtpInUrl = (url: string, rtp: number | undefined) => writeRtp({ url, headers: {} }, rtp, 'query').url;
 
 // What dash.js 5 writes for a video segment (CMCD v1), including its own rtp guess.
-const DASH_DATA = { bl: 21300, br: 3000, d: 4000, mtp: 25400, nor: 'seg-6.m4s', ot: 'v', rtp: 2000, sf: 'd', sid: 'abc-123', st: 'v', tb: 6000 } as const;
+const DASH_DATA = {
+  bl: 21300,
+  br: 3000,
+  d: 4000,
+  mtp: 25400,
+  nor: 'seg-6.m4s',
+  ot: 'v',
+  rtp: 2000,
+  sf: 'd',
+  sid: 'abc-123',
+  st: 'v',
+  tb: 6000,
+} as const;
 const dashUrl = () => `https://cdn.example/media/seg-5.m4s?token=a%2Fb&${toCmcdQuery(DASH_DATA as never, { version: 1 })}#t`;
 
 describe('rtp in query mode', () => {
@@ -122,7 +143,8 @@ describe('which header carries a key', () => {
     const mapped = Object.entries(CMCD_HEADER_MAP as Record<string, string>);
     expect(mapped.length).toBeGreaterThan(30);
     for (const [key, header] of mapped) expect([key, cmcdHeaderOf(key)]).toEqual([key, header]);
-    for (const key of (CMCD_KEYS as readonly string[]).filter((k) => !Object.hasOwn(CMCD_HEADER_MAP, k))) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
+    for (const key of (CMCD_KEYS as readonly string[]).filter((k) => !Object.hasOwn(CMCD_HEADER_MAP, k)))
+      expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
     for (const key of ['com.example-k', 'constructor', 'toString', '']) expect(cmcdHeaderOf(key)).toBe('CMCD-Request');
     expect(new Set(mapped.map(([, header]) => header))).toEqual(new Set(CMCD_HEADER_FIELDS));
   });

@@ -21,17 +21,29 @@ describe('decideConnectionPace', () => {
   });
   it('(2) a media segment without rtp (a player in its initial phase: a seek, a stall) unpaces a busy connection', () => {
     for (const objectType of ['v', 'a', 'av'] as const) {
-      expect(decideConnectionPace(h2({ connectionPaceKbps: 15000, busy: true, objectType }))).toEqual({ paceKbps: undefined, reason: 'own' });
+      expect(decideConnectionPace(h2({ connectionPaceKbps: 15000, busy: true, objectType }))).toEqual({
+        paceKbps: undefined,
+        reason: 'own',
+      });
     }
   });
   it('(1) a media segment with a smaller rtp still keeps it', () => {
-    expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true, objectType: 'a' }))).toEqual({ paceKbps: 15000, reason: 'kept' });
+    expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true, objectType: 'a' }))).toEqual({
+      paceKbps: 15000,
+      reason: 'kept',
+    });
   });
   it('(1) nor re-paced lower by a smaller rtp (audio beside video)', () => {
-    expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true }))).toEqual({ paceKbps: 15000, reason: 'kept' });
+    expect(decideConnectionPace(h2({ requestPaceKbps: 1000, connectionPaceKbps: 15000, busy: true }))).toEqual({
+      paceKbps: 15000,
+      reason: 'kept',
+    });
   });
   it('(1) a larger rtp raises it', () => {
-    expect(decideConnectionPace(h2({ requestPaceKbps: 20000, connectionPaceKbps: 15000, busy: true }))).toEqual({ paceKbps: 20000, reason: 'raised' });
+    expect(decideConnectionPace(h2({ requestPaceKbps: 20000, connectionPaceKbps: 15000, busy: true }))).toEqual({
+      paceKbps: 20000,
+      reason: 'raised',
+    });
   });
   it('(3) on an idle shared connection a request without rtp is unpaced', () => {
     expect(decideConnectionPace(h2({ connectionPaceKbps: 15000 }))).toEqual({ paceKbps: undefined, reason: 'own' });
@@ -39,7 +51,7 @@ describe('decideConnectionPace', () => {
   it('(3) on an idle shared connection an rtp applies as asked, lower too', () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 4000, connectionPaceKbps: 15000 }))).toEqual({ paceKbps: 4000, reason: 'own' });
   });
-  it('a busy but unpaced connection takes the request\'s rtp', () => {
+  it("a busy but unpaced connection takes the request's rtp", () => {
     expect(decideConnectionPace(h2({ requestPaceKbps: 4000, busy: true }))).toEqual({ paceKbps: 4000, reason: 'own' });
     expect(decideConnectionPace(h2({ busy: true }))).toEqual({ paceKbps: undefined, reason: 'own' });
   });
@@ -52,7 +64,10 @@ describe('decideConnectionPace', () => {
 
 describe('readCmcdRequest', () => {
   it('reads rtp and ot from the query', () => {
-    expect(readCmcdRequest({ url: '/v/1.m4s?CMCD=ot%3Dv%2Crtp%3D15000' })).toEqual({ rtp: { kind: 'rtp', rtpKbps: 15000, source: 'query' }, objectType: 'v' });
+    expect(readCmcdRequest({ url: '/v/1.m4s?CMCD=ot%3Dv%2Crtp%3D15000' })).toEqual({
+      rtp: { kind: 'rtp', rtpKbps: 15000, source: 'query' },
+      objectType: 'v',
+    });
   });
   it('reads ot from the headers of a request without rtp (a manifest)', () => {
     expect(readCmcdRequest({ url: '/m.mpd', headers: { 'CMCD-Object': 'ot=m' } })).toEqual({ rtp: { kind: 'none' }, objectType: 'm' });

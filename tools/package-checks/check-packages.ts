@@ -13,21 +13,35 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 
 /** The workspaces published to the registry, in dependency order. */
-export const PUBLISHED = ['sammy-pacing-protocol', 'sammy-pacing-core', 'sammy-pacing-dashjs', 'sammy-pacing-shaka', 'sammy-pacing-hlsjs', 'sammy-pacing-express'];
+export const PUBLISHED = [
+  'sammy-pacing-protocol',
+  'sammy-pacing-core',
+  'sammy-pacing-dashjs',
+  'sammy-pacing-shaka',
+  'sammy-pacing-hlsjs',
+  'sammy-pacing-express',
+];
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 const out = mkdtempSync(join(tmpdir(), 'sammy-packages-'));
 const failures: string[] = [];
 try {
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out, ...PUBLISHED.flatMap((w) => ['-w', w])])) as Array<{ name: string; filename: string }>;
+  const packed = JSON.parse(
+    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out, ...PUBLISHED.flatMap((w) => ['-w', w])]),
+  ) as Array<{ name: string; filename: string }>;
   for (const { name, filename } of packed) {
     const tarball = join(out, filename);
     const bytes = readFileSync(tarball);
     const pkg = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
-    const { messages } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: 'suggestion', strict: true });
+    const { messages } = await publint({
+      pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+      level: 'suggestion',
+      strict: true,
+    });
     for (const m of messages) failures.push(`${name}: publint ${m.type}: ${formatMessage(m, pkg) ?? m.code}`);
     try {
       run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']);
@@ -45,5 +59,9 @@ try {
   rmSync(out, { recursive: true, force: true });
 }
 for (const failure of failures) console.error(failure);
-console.log(failures.length === 0 ? `publint, arethetypeswrong and npm publish --dry-run: clean on ${PUBLISHED.length} packages` : `${failures.length} problem(s)`);
+console.log(
+  failures.length === 0
+    ? `publint, arethetypeswrong and npm publish --dry-run: clean on ${PUBLISHED.length} packages`
+    : `${failures.length} problem(s)`,
+);
 if (failures.length > 0) process.exitCode = 1;

@@ -27,7 +27,10 @@ export type StreamFormat = 'dash' | 'hls';
  * `SammyController` is the session core's AdapterController; each player module returns its own
  * adapter's, checked against this.
  */
-export type DemoSammy = Pick<SammyController, 'enabled' | 'setEnabled' | 'update' | 'parameters' | 'phase' | 'on' | 'setCmcdMode' | 'cmcdMode'>;
+export type DemoSammy = Pick<
+  SammyController,
+  'enabled' | 'setEnabled' | 'update' | 'parameters' | 'phase' | 'on' | 'setCmcdMode' | 'cmcdMode'
+>;
 
 /** The session core's types, which every adapter re-exports alike. */
 export type { MediaKind, SammyDecision, SegmentSample } from 'sammy-pacing-dashjs';

@@ -62,7 +62,11 @@ export const LARGE_BYTES = 3_000_000;
  * `expressTypes`: the app's `@types/express` range, which must match the Express it installs (Express 4
  * has its own typings, `^4.17`).
  */
-export function expressAppFiles(snippet: string, entryPoints: readonly string[], expressTypes = PACKAGE_JSON.devDependencies['@types/express']): Record<string, string | Uint8Array> {
+export function expressAppFiles(
+  snippet: string,
+  entryPoints: readonly string[],
+  expressTypes = PACKAGE_JSON.devDependencies['@types/express'],
+): Record<string, string | Uint8Array> {
   const manifest = { ...PACKAGE_JSON, devDependencies: { ...PACKAGE_JSON.devDependencies, '@types/express': expressTypes } };
   return {
     'package.json': JSON.stringify(manifest, null, 2) + '\n',

@@ -71,7 +71,9 @@ export function packPackages(): Promise<Map<string, string>> {
     const missing = [...expected.keys()].filter((f) => !found.includes(f));
     const extra = found.filter((f) => !expected.has(f));
     if (missing.length > 0 || extra.length > 0) {
-      throw new Error(`npm run pack:packages made ${found.join(', ') || 'nothing'} in ${PACKAGES_DIR}; missing: ${missing.join(', ') || '-'}; unexpected: ${extra.join(', ') || '-'}`);
+      throw new Error(
+        `npm run pack:packages made ${found.join(', ') || 'nothing'} in ${PACKAGES_DIR}; missing: ${missing.join(', ') || '-'}; unexpected: ${extra.join(', ') || '-'}`,
+      );
     }
     return new Map([...expected].map(([file, name]) => [name, join(PACKAGES_DIR, file)]));
   })();
@@ -95,7 +97,8 @@ export async function tarballEntries(tarball: string): Promise<string[]> {
  */
 export function installArgsFromReadme(commands: readonly string[]): string[] {
   const install = commands.filter((c) => /^npm (install|i) /.test(c) && c.includes('.cache/packages/'));
-  if (install.length !== 1) throw new Error(`expected one \`npm install … .cache/packages/….tgz\` command, found ${install.length}: ${commands.join(' | ')}`);
+  if (install.length !== 1)
+    throw new Error(`expected one \`npm install … .cache/packages/….tgz\` command, found ${install.length}: ${commands.join(' | ')}`);
   return install[0]!
     .split(/\s+/)
     .slice(2)
@@ -106,7 +109,8 @@ export function installArgsFromReadme(commands: readonly string[]): string[] {
         if (!existsSync(file)) throw new Error(`the README installs ${arg}, but npm run pack:packages made no ${tarball[1]}`);
         return file;
       }
-      if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(@[^\s/]+)?$/.test(arg)) throw new Error(`unexpected argument in the README's install command: ${arg}`);
+      if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(@[^\s/]+)?$/.test(arg))
+        throw new Error(`unexpected argument in the README's install command: ${arg}`);
       return arg;
     });
 }
@@ -122,6 +126,7 @@ export function peerFloor(manifest: PackageJson, dependency: string): string {
 
 /** A README's install arguments with the one bare `name` among them pinned to `version`. */
 export function pinInstallArg(args: readonly string[], name: string, version: string): string[] {
-  if (args.filter((arg) => arg === name).length !== 1) throw new Error(`the README's install command must name ${name} once, bare: ${args.join(' ')}`);
+  if (args.filter((arg) => arg === name).length !== 1)
+    throw new Error(`the README's install command must name ${name} once, bare: ${args.join(' ')}`);
   return args.map((arg) => (arg === name ? `${name}@${version}` : arg));
 }

@@ -27,7 +27,11 @@ export interface PlaysPacedOptions {
 }
 
 /** Opens the built app at `originUrl`, waits for 4 segment requests after playback started, checks every segment; returns what it watched. */
-export async function expectAppPlaysPaced(page: Page, originUrl: string, options: PlaysPacedOptions = {}): Promise<{ watched: WatchedPage; printed: string[] }> {
+export async function expectAppPlaysPaced(
+  page: Page,
+  originUrl: string,
+  options: PlaysPacedOptions = {},
+): Promise<{ watched: WatchedPage; printed: string[] }> {
   const printed: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'log') printed.push(m.text());
@@ -46,7 +50,10 @@ export async function expectAppPlaysPaced(page: Page, originUrl: string, options
     .poll(() => watched.requests.filter((r) => r.isSegment && r.time > playingAt! + 200).length, { timeout: 30_000 })
     .toBeGreaterThanOrEqual(4);
   await expect
-    .poll(() => watched.requests.filter((r) => r.isSegment && r.rtp !== undefined && r.outcome === 'finished').length, { message: 'answered paced segment requests', timeout: 45_000 })
+    .poll(() => watched.requests.filter((r) => r.isSegment && r.rtp !== undefined && r.outcome === 'finished').length, {
+      message: 'answered paced segment requests',
+      timeout: 45_000,
+    })
     .toBeGreaterThanOrEqual(PACED_SEGMENTS);
 
   const segments = watched.requests.filter((r) => r.isSegment);
@@ -81,7 +88,10 @@ export async function expectAppPlaysPaced(page: Page, originUrl: string, options
     expect(report!.mechanism, `${request.path} paced by the kernel`).toBe('kernel');
     paced++;
   }
-  expect(decisions.some(([, phase]) => phase === 'initial'), 'an initial-phase decision was printed').toBe(true);
+  expect(
+    decisions.some(([, phase]) => phase === 'initial'),
+    'an initial-phase decision was printed',
+  ).toBe(true);
   expect(paced, 'paced playing-phase segment requests').toBeGreaterThanOrEqual(PACED_SEGMENTS);
   if (options.shared) {
     const protocols = await page.evaluate(() =>

@@ -7,12 +7,22 @@ export interface RunResult {
 }
 
 /** Runs a command without a shell; rejects with its output if it fails or outlives `timeoutMs`. */
-export function run(command: string, args: readonly string[], options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<RunResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { cwd: options.cwd, timeout: options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...(options.env ?? process.env), NO_COLOR: '1', FORCE_COLOR: '0' } },
+      {
+        cwd: options.cwd,
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...(options.env ?? process.env), NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
       (error, stdout, stderr) => {
         if (error) {
           const why = error.killed ? `killed after ${options.timeoutMs} ms` : `exit code ${String(error.code)}`;

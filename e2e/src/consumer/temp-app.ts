@@ -35,7 +35,10 @@ export async function createTempApp(prefix: string, files: Record<string, string
 export async function npmInstall(app: TempApp, args: readonly string[], options: { warnings?: boolean } = {}): Promise<RunResult> {
   // `warnings`: keep npm's warnings in the result, for a test of what a README says npm prints.
   const loglevel = options.warnings ? 'warn' : 'error';
-  return run('npm', ['install', ...args, '--prefer-offline', '--no-audit', '--no-fund', `--loglevel=${loglevel}`], { cwd: app.dir, timeoutMs: 240_000 });
+  return run('npm', ['install', ...args, '--prefer-offline', '--no-audit', '--no-fund', `--loglevel=${loglevel}`], {
+    cwd: app.dir,
+    timeoutMs: 240_000,
+  });
 }
 
 /** The app's copy of a package is a real folder (from a tarball), not a link into the workspace. */

@@ -97,7 +97,11 @@ export function typesCheckFiles(entryPoints: readonly string[]): Record<string, 
   const imports = entryPoints.map((spec, i) => `import * as entry${i} from '${spec}';`);
   return {
     'types-check/entry-points.ts': `${imports.join('\n')}\n\nexport const entries = [${entryPoints.map((_, i) => `entry${i}`).join(', ')}];\n`,
-    'types-check/tsconfig.json': JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { skipLibCheck: false, types: [] }, include: ['.'] }, null, 2),
+    'types-check/tsconfig.json': JSON.stringify(
+      { extends: '../tsconfig.json', compilerOptions: { skipLibCheck: false, types: [] }, include: ['.'] },
+      null,
+      2,
+    ),
   };
 }
 

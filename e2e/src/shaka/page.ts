@@ -66,7 +66,14 @@ export async function buildShakaPage(): Promise<string> {
     configFile: false,
     root: ROOT,
     logLevel: 'warn',
-    build: { outDir: join(ROOT, 'dist'), emptyOutDir: true, target: 'es2022', minify: false, reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
+    build: {
+      outDir: join(ROOT, 'dist'),
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 10_000,
+    },
   });
   return join(ROOT, 'dist');
 }

@@ -118,7 +118,12 @@ function at<T extends { t: number }>(samples: readonly T[], t: number): T | unde
   return best;
 }
 
-function delta<T extends { t: number }>(samples: readonly T[], from: number, to: number, get: (s: T) => number | undefined): number | undefined {
+function delta<T extends { t: number }>(
+  samples: readonly T[],
+  from: number,
+  to: number,
+  get: (s: T) => number | undefined,
+): number | undefined {
   const a = at(samples, from);
   const b = at(samples, to);
   const va = a ? get(a) : undefined;
@@ -137,7 +142,11 @@ function inWindow<T extends { t: number }>(samples: readonly T[], from: number, 
  * in which case the measured difference is taken off. Under load the round trips are several ms and
  * a correction within them would only add noise.
  */
-export function clockSkewMs(run: Pick<GameRun, 'senderClock' | 'receiverClock'>): { skewMs: number; measuredMs: number; uncertaintyMs: number } {
+export function clockSkewMs(run: Pick<GameRun, 'senderClock' | 'receiverClock'>): {
+  skewMs: number;
+  measuredMs: number;
+  uncertaintyMs: number;
+} {
   const measuredMs = run.receiverClock.offsetMs - run.senderClock.offsetMs;
   const uncertaintyMs = (run.receiverClock.rttMs + run.senderClock.rttMs) / 2;
   return { skewMs: Math.abs(measuredMs) > uncertaintyMs ? measuredMs : 0, measuredMs, uncertaintyMs };
@@ -186,7 +195,12 @@ export function gameMetrics(run: GameRun, from: number, to: number): GameMetrics
   const qb = at(ss, to);
   const qSeconds = qa && qb ? (qb.t - qa.t) / 1000 : 0;
   const limited = (reason: string): number | undefined => {
-    const d = delta(ss, from, to, (s: GameSenderSample) => s.qualityLimitationDurations?.[reason] ?? (s.qualityLimitationDurations ? 0 : undefined));
+    const d = delta(
+      ss,
+      from,
+      to,
+      (s: GameSenderSample) => s.qualityLimitationDurations?.[reason] ?? (s.qualityLimitationDurations ? 0 : undefined),
+    );
     return d === undefined || qSeconds <= 0 ? undefined : Math.min(1, Math.max(0, d / qSeconds));
   };
   const cpu = limited('cpu');
@@ -201,7 +215,13 @@ export function gameMetrics(run: GameRun, from: number, to: number): GameMetrics
     shownFps: seconds > 0 ? shown.length / seconds : 0,
     framesMissing: missing,
     unreadable: rx.unreadable,
-    ...(({ p50Ms, p95Ms, p99Ms, meanMs, ...shares }) => ({ latencyP50Ms: p50Ms, latencyP95Ms: p95Ms, latencyP99Ms: p99Ms, latencyMeanMs: meanMs, ...shares }))(delayFigures(lat)),
+    ...(({ p50Ms, p95Ms, p99Ms, meanMs, ...shares }) => ({
+      latencyP50Ms: p50Ms,
+      latencyP95Ms: p95Ms,
+      latencyP99Ms: p99Ms,
+      latencyMeanMs: meanMs,
+      ...shares,
+    }))(delayFigures(lat)),
     freezes: fd,
     freezeSeconds: fdur,
     gapFreezes: gaps.count,

@@ -35,7 +35,18 @@ export function parseRtpLog(text: string): RtpEvent[] {
     if (!kind || f.length !== 10) continue;
     const n = f.slice(1).map(Number);
     if (n.some((x) => !Number.isInteger(x) || x < 0)) continue;
-    out.push({ kind, tMs: n[0]! / 1000, srcPort: n[1]!, dstPort: n[2]!, ssrc: n[3]!, seq: n[4]!, rtpTs: n[5]!, payloadType: n[6]!, marker: n[7] === 1, bytes: n[8]! });
+    out.push({
+      kind,
+      tMs: n[0]! / 1000,
+      srcPort: n[1]!,
+      dstPort: n[2]!,
+      ssrc: n[3]!,
+      seq: n[4]!,
+      rtpTs: n[5]!,
+      payloadType: n[6]!,
+      marker: n[7] === 1,
+      bytes: n[8]!,
+    });
   }
   return out;
 }
@@ -63,7 +74,15 @@ export function matchPackets(events: readonly RtpEvent[]): NetPacket[] {
   for (const e of sorted) {
     const key = `${e.ssrc}:${e.seq}`;
     if (e.kind === 'in') {
-      const p: NetPacket = { ssrc: e.ssrc, seq: e.seq, rtpTs: e.rtpTs, payloadType: e.payloadType, bytes: e.bytes, inMs: e.tMs, dropped: false };
+      const p: NetPacket = {
+        ssrc: e.ssrc,
+        seq: e.seq,
+        rtpTs: e.rtpTs,
+        payloadType: e.payloadType,
+        bytes: e.bytes,
+        inMs: e.tMs,
+        dropped: false,
+      };
       packets.push(p);
       const q = waiting.get(key);
       if (q) q.push(p);
@@ -131,7 +150,11 @@ export function groupFrames(packets: readonly NetPacket[]): { mediaSsrc?: number
     const done = f.pending === 0 && (f.dropped === 0 ? f.lastOutMs !== undefined : f.resent >= f.dropped);
     const lastOutMs = Math.max(f.lastOutMs ?? 0, f.resentOutMs ?? 0);
     out.push({
-      rtpTs: f.rtpTs, firstInMs: f.firstInMs, lastInMs: f.lastInMs, packets: f.packets, dropped: f.dropped,
+      rtpTs: f.rtpTs,
+      firstInMs: f.firstInMs,
+      lastInMs: f.lastInMs,
+      packets: f.packets,
+      dropped: f.dropped,
       ...(done ? { lastOutMs, delayMs: lastOutMs - f.firstInMs } : {}),
     });
   }
@@ -158,7 +181,13 @@ export interface GameNetMetrics extends DelayFigures {
 }
 
 /** The game's network delay over frames whose first packet reached the router in [fromMs, toMs). */
-export function gameNetMetrics(frames: readonly NetFrame[], packets: readonly NetPacket[], mediaSsrc: number | undefined, fromMs: number, toMs: number): GameNetMetrics {
+export function gameNetMetrics(
+  frames: readonly NetFrame[],
+  packets: readonly NetPacket[],
+  mediaSsrc: number | undefined,
+  fromMs: number,
+  toMs: number,
+): GameNetMetrics {
   const inWindow = frames.filter((f) => f.firstInMs >= fromMs && f.firstInMs < toMs);
   const delays = inWindow.flatMap((f) => (f.delayMs === undefined ? [] : [f.delayMs]));
   const media = packets.filter((p) => p.ssrc === mediaSsrc && p.inMs >= fromMs && p.inMs < toMs);
@@ -169,7 +198,10 @@ export function gameNetMetrics(frames: readonly NetFrame[], packets: readonly Ne
     frames: inWindow.length,
     framesIncomplete: inWindow.length - delays.length,
     ...delayFigures(delays),
-    arrivalSpreadP95Ms: quantile(inWindow.map((f) => f.lastInMs - f.firstInMs), 0.95),
+    arrivalSpreadP95Ms: quantile(
+      inWindow.map((f) => f.lastInMs - f.firstInMs),
+      0.95,
+    ),
     framesWithLoss: inWindow.filter((f) => f.dropped > 0).length,
     packetLossShare: media.length ? media.filter((p) => p.dropped).length / media.length : undefined,
     packets: media.length,
@@ -197,15 +229,33 @@ export function summariseLog(text: string): GameNetRun {
   return {
     ...(mediaSsrc !== undefined ? { mediaSsrc } : {}),
     frames: frames.map((f) => [f.firstInMs, f.delayMs ?? -1, f.packets, f.dropped, f.lastInMs - f.firstInMs]),
-    packets: packets.filter((p) => p.ssrc === mediaSsrc).map((p) => [p.inMs, p.bytes, p.dropped ? 1 : p.outMs === undefined ? -1 : 0, p.outMs === undefined ? -1 : p.outMs - p.inMs]),
+    packets: packets
+      .filter((p) => p.ssrc === mediaSsrc)
+      .map((p) => [p.inMs, p.bytes, p.dropped ? 1 : p.outMs === undefined ? -1 : 0, p.outMs === undefined ? -1 : p.outMs - p.inMs]),
     events: events.length,
   };
 }
 
 /** The metrics of a kept run (its JSON) over a window. */
 export function gameNetFromRun(run: GameNetRun, fromMs: number, toMs: number): GameNetMetrics {
-  const frames: NetFrame[] = run.frames.map(([firstInMs, delayMs, packets, dropped, spreadMs]) => ({ rtpTs: 0, firstInMs, lastInMs: firstInMs + (spreadMs ?? 0), packets, dropped, ...(delayMs >= 0 ? { delayMs } : {}) }));
-  const packets: NetPacket[] = run.packets.map(([inMs, bytes, state, delayMs]) => ({ ssrc: 0, seq: 0, rtpTs: 0, payloadType: 0, bytes, inMs, dropped: state === 1, ...(state === 0 ? { outMs: inMs + (delayMs ?? 0) } : {}) }));
+  const frames: NetFrame[] = run.frames.map(([firstInMs, delayMs, packets, dropped, spreadMs]) => ({
+    rtpTs: 0,
+    firstInMs,
+    lastInMs: firstInMs + (spreadMs ?? 0),
+    packets,
+    dropped,
+    ...(delayMs >= 0 ? { delayMs } : {}),
+  }));
+  const packets: NetPacket[] = run.packets.map(([inMs, bytes, state, delayMs]) => ({
+    ssrc: 0,
+    seq: 0,
+    rtpTs: 0,
+    payloadType: 0,
+    bytes,
+    inMs,
+    dropped: state === 1,
+    ...(state === 0 ? { outMs: inMs + (delayMs ?? 0) } : {}),
+  }));
   return gameNetMetrics(frames, packets, 0, fromMs, toMs);
 }
 
@@ -219,5 +269,7 @@ export function netDelaySeries(run: GameNetRun, t0Ms: number): Array<{ t: number
     if (list) list.push(delayMs);
     else bins.set(b, [delayMs]);
   }
-  return [...bins.entries()].sort((a, b) => a[0] - b[0]).map(([b, ds]) => ({ t: b, p50Ms: quantile(ds, 0.5)!, p95Ms: quantile(ds, 0.95)!, maxMs: Math.max(...ds) }));
+  return [...bins.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([b, ds]) => ({ t: b, p50Ms: quantile(ds, 0.5)!, p95Ms: quantile(ds, 0.95)!, maxMs: Math.max(...ds) }));
 }

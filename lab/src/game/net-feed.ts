@@ -36,6 +36,10 @@ export class NetDelayFeed {
     const newest = this.events.reduce((a, e) => Math.max(a, e.tMs), 0);
     this.events = this.events.filter((e) => e.tMs >= newest - KEEP_MS - 2000);
     const { frames } = groupFrames(matchPackets(this.events));
-    return frames.flatMap((f) => (f.delayMs !== undefined && f.firstInMs >= newest - KEEP_MS ? [[Math.round(f.firstInMs), Math.round(f.delayMs * 10) / 10] as [number, number]] : []));
+    return frames.flatMap((f) =>
+      f.delayMs !== undefined && f.firstInMs >= newest - KEEP_MS
+        ? [[Math.round(f.firstInMs), Math.round(f.delayMs * 10) / 10] as [number, number]]
+        : [],
+    );
   }
 }

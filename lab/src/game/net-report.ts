@@ -30,7 +30,14 @@ const BESIDE_COLUMNS: readonly Column[] = [
   ['received (Mbit/s)', (m) => m.game?.receivedMbps, 2],
   ['freezes', (m) => m.game?.freezes, 0],
   ['glass-to-glass p95 (ms)', (m) => m.game?.latencyP95Ms, 1],
-  ['added over alone p95 (ms)', (m) => (m.game?.latencyP95Ms !== undefined && m.gameAlone?.latencyP95Ms !== undefined ? m.game.latencyP95Ms - m.gameAlone.latencyP95Ms : undefined), 1],
+  [
+    'added over alone p95 (ms)',
+    (m) =>
+      m.game?.latencyP95Ms !== undefined && m.gameAlone?.latencyP95Ms !== undefined
+        ? m.game.latencyP95Ms - m.gameAlone.latencyP95Ms
+        : undefined,
+    1,
+  ],
   ['film bitrate (kbps)', (m) => m.meanBitrateKbps, 0],
   ['film rebuffers', (m) => m.rebufferCount, 0],
   ['film rebuffer (s)', (m) => m.rebufferSeconds, 2],
@@ -44,15 +51,32 @@ const BESIDE_COLUMNS: readonly Column[] = [
 export function netTargets(metrics: RunMetrics[], other: Arm, control: Arm): GameTarget[] {
   const by = (c: number, o: number) => ({ met: false, missBy: `${o - c >= 0 ? '+' : ''}${(o - c).toFixed(2)}` });
   return judgeTargets(metrics, other, control, [
-    ['game network delay p95 (ms)', '≥ 50 % lower', (m) => m.gameNet?.p95Ms, (_c, _o, pct) => (pct !== undefined && pct <= -50 ? { met: true } : { met: false, missBy: `${pct?.toFixed(1) ?? '—'} % instead of ≤ −50 %` })],
+    [
+      'game network delay p95 (ms)',
+      '≥ 50 % lower',
+      (m) => m.gameNet?.p95Ms,
+      (_c, _o, pct) =>
+        pct !== undefined && pct <= -50 ? { met: true } : { met: false, missBy: `${pct?.toFixed(1) ?? '—'} % instead of ≤ −50 %` },
+    ],
     ['game received bitrate (Mbit/s)', 'no lower', (m) => m.game?.receivedMbps, (c, o) => (o >= c ? { met: true } : by(c, o))],
     ['game freezes', 'no more', (m) => m.game?.freezes, (c, o) => (o <= c ? { met: true } : by(c, o))],
-    ['film bitrate (kbps)', '≥ 98 %', (m) => m.meanBitrateKbps, (c, o, pct) => (o >= 0.98 * c ? { met: true } : { met: false, missBy: `${pct?.toFixed(1)} %` })],
+    [
+      'film bitrate (kbps)',
+      '≥ 98 %',
+      (m) => m.meanBitrateKbps,
+      (c, o, pct) => (o >= 0.98 * c ? { met: true } : { met: false, missBy: `${pct?.toFixed(1)} %` }),
+    ],
     ['film rebuffer time (s)', 'no more', (m) => m.rebufferSeconds, (c, o) => (o <= c ? { met: true } : by(c, o))],
   ]);
 }
 
-function table(L: string[], rows: RunMetrics[], arms: Arm[], columns: readonly Column[], windows: ReadonlyArray<readonly [string, (m: RunMetrics) => RunMetrics]>): void {
+function table(
+  L: string[],
+  rows: RunMetrics[],
+  arms: Arm[],
+  columns: readonly Column[],
+  windows: ReadonlyArray<readonly [string, (m: RunMetrics) => RunMetrics]>,
+): void {
   const head = ['arm', ...(windows.length > 1 ? ['window'] : []), ...columns.map(([h]) => h)];
   L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const arm of arms) {
@@ -69,17 +93,20 @@ function table(L: string[], rows: RunMetrics[], arms: Arm[], columns: readonly C
 export function renderNetSection(metrics: RunMetrics[], arms: Arm[]): string[] {
   const rows = metrics.filter((m) => m.neighbour === 'game' && m.gameNet);
   if (rows.length === 0) return [];
-  const L: string[] = ['## The game\'s delay in the network (issue 40)', ''];
+  const L: string[] = ["## The game's delay in the network (issue 40)", ''];
   L.push(
-    'Every game RTP packet to the client as the router\'s delay line saw it: when it reached the router, when it left the bottleneck, or its drop, ' +
-      'on the delay line\'s one clock (the RTP header is in clear under SRTP). A frame is the media SSRC\'s packets of one RTP timestamp; its network ' +
-      'delay is its last packet out minus its first packet in (one-way propagation, queue, the frame\'s own serialization, and how far apart the sender\'s ' +
+    "Every game RTP packet to the client as the router's delay line saw it: when it reached the router, when it left the bottleneck, or its drop, " +
+      "on the delay line's one clock (the RTP header is in clear under SRTP). A frame is the media SSRC's packets of one RTP timestamp; its network " +
+      "delay is its last packet out minus its first packet in (one-way propagation, queue, the frame's own serialization, and how far apart the sender's " +
       'pacer sent its packets, which grows as GCC lowers its rate: the arrival spread; a lost packet counts through its retransmission). Packets: each media ' +
-      'packet\'s one-way delay through the router (propagation and queue only). Independent of the endpoints\' CPU. "alone" is the game before the film\'s play request. Medians over runs, [min–max] (runs).',
+      "packet's one-way delay through the router (propagation and queue only). Independent of the endpoints' CPU. \"alone\" is the game before the film's play request. Medians over runs, [min–max] (runs).",
     '',
   );
-  table(L, rows, arms, NET_COLUMNS, [['alone', (m) => ({ ...m, gameNet: m.gameNetAlone })], ['with the film', (m) => m]]);
-  L.push('The game\'s own figures (its pages\' getStats) and the film beside it, same runs:', '');
+  table(L, rows, arms, NET_COLUMNS, [
+    ['alone', (m) => ({ ...m, gameNet: m.gameNetAlone })],
+    ['with the film', (m) => m],
+  ]);
+  L.push("The game's own figures (its pages' getStats) and the film beside it, same runs:", '');
   table(L, rows, arms, BESIDE_COLUMNS, [['with the film', (m) => m]]);
   for (const other of arms.filter((a) => ARM_SPECS[a].control !== a && arms.includes(ARM_SPECS[a].control))) {
     const control = ARM_SPECS[other].control;
@@ -88,7 +115,9 @@ export function renderNetSection(metrics: RunMetrics[], arms: Arm[]): string[] {
     L.push(`| target | ${control} | ${other} | change | target | verdict |`, '|---|---|---|---|---|---|');
     const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
     for (const t of netTargets(metrics, other, control)) {
-      L.push(`| ${t.what} | ${f(t.control)} | ${f(t.other)} | ${t.changePercent === undefined ? '—' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)} %`} | ${t.text} | ${t.met === undefined ? 'unknown' : t.met ? 'met' : `**missed**: ${t.missBy}`} |`);
+      L.push(
+        `| ${t.what} | ${f(t.control)} | ${f(t.other)} | ${t.changePercent === undefined ? '—' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)} %`} | ${t.text} | ${t.met === undefined ? 'unknown' : t.met ? 'met' : `**missed**: ${t.missBy}`} |`,
+      );
     }
     L.push('');
   }

@@ -77,7 +77,11 @@ export function stampFromBits(bits: readonly boolean[]): Stamp | undefined {
 }
 
 /** Draws the stamp at (0, 0): white cells for ones, black for zeros. */
-export function drawStamp(ctx: { fillStyle: unknown; fillRect(x: number, y: number, w: number, h: number): void }, captureMsEpoch: number, frame: number): void {
+export function drawStamp(
+  ctx: { fillStyle: unknown; fillRect(x: number, y: number, w: number, h: number): void },
+  captureMsEpoch: number,
+  frame: number,
+): void {
   const bits = stampBits(captureMsEpoch, frame);
   for (let k = 0; k < bits.length; k++) {
     ctx.fillStyle = bits[k] ? '#fff' : '#000';

@@ -17,13 +17,34 @@ export interface GameSession {
   contexts: BrowserContext[];
 }
 
-export function gamePageUrl(origin: string, role: 'send' | 'recv', room: string, s: GameSettings, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams({ role, room, w: String(s.width), h: String(s.height), fps: String(s.fps), maxKbps: String(s.maxKbps), ...extra });
+export function gamePageUrl(
+  origin: string,
+  role: 'send' | 'recv',
+  room: string,
+  s: GameSettings,
+  extra: Record<string, string> = {},
+): string {
+  const q = new URLSearchParams({
+    role,
+    room,
+    w: String(s.width),
+    h: String(s.height),
+    fps: String(s.fps),
+    maxKbps: String(s.maxKbps),
+    ...extra,
+  });
   return `${origin}/lab/game.html?${q}`;
 }
 
 /** Opens both ends (receiver first: it waits for the offer) and returns once the call is set up. */
-export async function startGame(opts: { clientBrowser: Browser; serverBrowser: Browser; origin: string; room: string; settings: GameSettings; headers?: Record<string, string> }): Promise<GameSession> {
+export async function startGame(opts: {
+  clientBrowser: Browser;
+  serverBrowser: Browser;
+  origin: string;
+  room: string;
+  settings: GameSettings;
+  headers?: Record<string, string>;
+}): Promise<GameSession> {
   const startedAt = Date.now();
   const contexts: BrowserContext[] = [];
   try {
@@ -107,8 +128,16 @@ export async function collectGame(session: GameSession): Promise<GameRun> {
   const [senderClock, receiverClock] = [await measureClock(session.sender), await measureClock(session.receiver)];
   const sender = await readGame(session.sender);
   const receiver = await readGame(session.receiver);
-  if (!sender || !receiver) throw new Error('game stream: could not read the pages\' records');
-  return { settings: session.settings, startedAt: session.startedAt, flowingAt: session.flowingAt, sender, receiver, senderClock, receiverClock };
+  if (!sender || !receiver) throw new Error("game stream: could not read the pages' records");
+  return {
+    settings: session.settings,
+    startedAt: session.startedAt,
+    flowingAt: session.flowingAt,
+    sender,
+    receiver,
+    senderClock,
+    receiverClock,
+  };
 }
 
 export async function closeGame(session: GameSession | undefined): Promise<void> {

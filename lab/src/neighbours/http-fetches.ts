@@ -43,7 +43,9 @@ function fetchOnce(): Promise<HttpFetch> {
       res.on('data', (d: Buffer) => (bytes += d.length));
       const protocol = `http/${res.httpVersion}`;
       res.on('end', () => resolve({ start, responseMs: performance.now() - t0, bytes, status: res.statusCode ?? 0, cut: false, protocol }));
-      res.on('error', () => resolve({ start, responseMs: performance.now() - t0, bytes, status: res.statusCode ?? 0, cut: true, protocol }));
+      res.on('error', () =>
+        resolve({ start, responseMs: performance.now() - t0, bytes, status: res.statusCode ?? 0, cut: true, protocol }),
+      );
     });
     // The last fetch may outlive the run: abort it at the deadline and mark it cut.
     const timer = setTimeout(() => req.destroy(), Math.max(0, until - Date.now()) + 100);
@@ -76,7 +78,10 @@ function fetchOnceH2(): Promise<HttpFetch> {
       resolve({ start, responseMs: performance.now() - t0, bytes, status, cut, protocol: s.alpnProtocol });
     };
     const s = h2Session();
-    const req = s.request({ ':path': `${url.pathname}${url.search}`, ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) });
+    const req = s.request({
+      ':path': `${url.pathname}${url.search}`,
+      ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    });
     req.on('response', (h) => (status = Number(h[':status'] ?? 0)));
     req.on('data', (d: Buffer) => (bytes += d.length));
     req.on('end', () => done(status === 0));

@@ -35,12 +35,27 @@ export function handRun(r: HandRun): RunMetrics {
   const neighbour = r.neighbour ?? (r.tcp !== undefined ? 'tcp' : 'udp');
   const family = r.family ?? 'fcc';
   return {
-    arm: r.arm, neighbour, index: r.index ?? 1, family, trace: r.trace ?? `${family}/a`, traceMbps: r.mbps ?? 4,
+    arm: r.arm,
+    neighbour,
+    index: r.index ?? 1,
+    family,
+    trace: r.trace ?? `${family}/a`,
+    traceMbps: r.mbps ?? 4,
     ...(r.buffer !== undefined ? { bufferSeconds: r.buffer } : {}),
-    meanBitrateKbps: r.kbps, rebufferRatio: r.ratio ?? 0, qualitySwitches: r.switches ?? 0, startupDelayMs: r.startup ?? 500, qoeLin: r.qoe,
-    chunkThroughputMbps: r.thr, rebufferCount: r.stall ? 1 : 0, rebufferSeconds: r.stall ?? 0, videoChunks: 10, errors: 0,
+    meanBitrateKbps: r.kbps,
+    rebufferRatio: r.ratio ?? 0,
+    qualitySwitches: r.switches ?? 0,
+    startupDelayMs: r.startup ?? 500,
+    qoeLin: r.qoe,
+    chunkThroughputMbps: r.thr,
+    rebufferCount: r.stall ? 1 : 0,
+    rebufferSeconds: r.stall ?? 0,
+    videoChunks: 10,
+    errors: 0,
     ...(r.load !== undefined ? { loadAvg1: r.load } : {}),
-    ...(neighbour === 'udp' && r.udp ? { neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50: r.udp[0], p95: r.udp[1], samples: 100 } } : {}),
+    ...(neighbour === 'udp' && r.udp
+      ? { neighbourMetric: { name: 'UDP one-way delay', unit: 'ms', p50: r.udp[0], p95: r.udp[1], samples: 100 } }
+      : {}),
     ...(neighbour === 'udp' && r.halves ? { udpFirstHalf: { p50: r.halves[0] }, udpSecondHalf: { p50: r.halves[1] } } : {}),
     ...(neighbour === 'tcp' ? { neighbourMetric: { name: 'bulk TCP throughput', unit: 'Mbps', mean: r.tcp, samples: 30 } } : {}),
   };

@@ -32,7 +32,10 @@ export interface HlsMultivariant {
 }
 
 function lines(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 export function parseMultivariantPlaylist(text: string): HlsMultivariant {

@@ -9,7 +9,13 @@ describe('mediaSegmentOf', () => {
   });
 
   it('is undefined for manifests, playlists, init segments and other names', () => {
-    for (const path of ['/media/lab/manifest.mpd', '/media/lab/media_5.m3u8', '/media/lab/init-4.m4s', '/media/lab/seg-4-00007.m4s.bak', 'seg-4-00007.m4s']) {
+    for (const path of [
+      '/media/lab/manifest.mpd',
+      '/media/lab/media_5.m3u8',
+      '/media/lab/init-4.m4s',
+      '/media/lab/seg-4-00007.m4s.bak',
+      'seg-4-00007.m4s',
+    ]) {
       expect(mediaSegmentOf(path), path).toBeUndefined();
     }
   });

@@ -41,14 +41,22 @@ export interface BenchServerStats {
   eventLoopDelayMaxMs: number;
 }
 
-export type BenchServerMessage = { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats } | { metrics: string };
+export type BenchServerMessage =
+  { url: string; port: number; cert?: string } | { cpu: NodeJS.CpuUsage } | { stats: BenchServerStats } | { metrics: string };
 
 const config = JSON.parse(process.argv[2] ?? 'null') as BenchServerConfig | null;
 if (!config || !config.mediaDir || !isPacingMode(config.mode) || !process.send) {
   throw new Error('usage: spawned by server-process.ts with a BenchServerConfig as JSON and an IPC channel');
 }
 const send = process.send.bind(process);
-const origin: { url: string; port: number; server: import('node:net').Server; pacing: import('../src/middleware.js').SammyPacingHandler; cert?: string; close(): Promise<void> } = config.http2
+const origin: {
+  url: string;
+  port: number;
+  server: import('node:net').Server;
+  pacing: import('../src/middleware.js').SammyPacingHandler;
+  cert?: string;
+  close(): Promise<void>;
+} = config.http2
   ? await startH2Origin(config.mediaDir, { ...config.options, pacing: config.mode })
   : await startTestOrigin(config.mediaDir, { ...config.options, pacing: config.mode, host: config.host });
 if (config.nativeMss) {
@@ -81,7 +89,9 @@ process.on('message', (msg) => {
     });
   } else if (msg === 'metrics') {
     // The exposition text /metrics would serve (options.metrics enables them), empty without metrics.
-    void (origin.pacing.metrics?.registry.metrics() ?? Promise.resolve('')).then((metrics) => send({ metrics } satisfies BenchServerMessage));
+    void (origin.pacing.metrics?.registry.metrics() ?? Promise.resolve('')).then((metrics) =>
+      send({ metrics } satisfies BenchServerMessage),
+    );
   } else if (msg === 'close') void origin.close().finally(() => process.exit(0));
 });
 send({ url: origin.url, port: origin.port, cert: origin.cert } satisfies BenchServerMessage);

@@ -49,7 +49,12 @@ export async function pacedLoad(
 }
 
 /** Fetches the manifest on a new connection every `everyMs` until `done` resolves; returns the latencies, ms. */
-export async function probeManifest(baseUrl: string, path: string, done: Promise<unknown>, everyMs = 50): Promise<{ latenciesMs: number[]; errors: number }> {
+export async function probeManifest(
+  baseUrl: string,
+  path: string,
+  done: Promise<unknown>,
+  everyMs = 50,
+): Promise<{ latenciesMs: number[]; errors: number }> {
   let finished = false;
   void done.finally(() => (finished = true));
   const latenciesMs: number[] = [];

@@ -17,12 +17,22 @@ const FILE = 'normal.m4s';
 const BYTES = 2_000_000;
 
 export async function concurrencyBench(mediaDir: string, summary: Summary): Promise<void> {
-  console.log(`\n== ${CLIENTS} concurrent paced clients at ${KBPS / 1000} Mbps, ${SEGMENTS} segments of ${BYTES / 1e6} MB each on a kept-alive connection (loopback)`);
+  console.log(
+    `\n== ${CLIENTS} concurrent paced clients at ${KBPS / 1000} Mbps, ${SEGMENTS} segments of ${BYTES / 1e6} MB each on a kept-alive connection (loopback)`,
+  );
   const server = await startServer({ mediaDir, mode: 'kernel' }, { nofile: 4096 });
   try {
     // What this machine moves for this many clients without pacing: if it is below what the paced load asks for,
     // a ratio under 0.9 is CPU (clients and server share the host's cores), not pacing.
-    const ceiling = await pacedLoad(server.url, { clients: CLIENTS, kbps: KBPS, segments: 1, file: FILE, bytes: BYTES, spreadMs: 1000, unpaced: true });
+    const ceiling = await pacedLoad(server.url, {
+      clients: CLIENTS,
+      kbps: KBPS,
+      segments: 1,
+      file: FILE,
+      bytes: BYTES,
+      spreadMs: 1000,
+      unpaced: true,
+    });
     console.log(
       `unpaced, the same ${CLIENTS} clients: ${ceiling.aggregateMbps.toFixed(0)} Mbps in all (${ceiling.errors.length} errors) — the paced load asks for ${(CLIENTS * KBPS) / 1000} Mbps`,
     );

@@ -46,7 +46,8 @@ export async function measureFirstResponses(baseUrl: string, runs = RUNS): Promi
       FIRST_RESPONSE_RATES_MBPS.map(async (mbps) => {
         const kbps = mbps * 1000;
         const t = await timedGet(`${baseUrl}/media/test/${FIRST_RESPONSE_FILE}?${cmcdQuery(kbps)}`, { paceKbps: kbps });
-        if (t.status !== 200 || t.bytes !== FIRST_RESPONSE_BODY_BYTES) throw new Error(`first response at ${mbps} Mbps: status ${t.status}, ${t.bytes} bytes`);
+        if (t.status !== 200 || t.bytes !== FIRST_RESPONSE_BODY_BYTES)
+          throw new Error(`first response at ${mbps} Mbps: status ${t.status}, ${t.bytes} bytes`);
         return {
           mbps,
           error: t.rateKbps / kbps - 1,
@@ -76,7 +77,9 @@ function report(setting: string, samples: readonly FirstResponseSample[]): { med
     `\n${setting}: ${samples.length / FIRST_RESPONSE_RATES_MBPS.length} new connections per rate, ${s0?.mechanism ?? '?'} pacing, ${s0?.congestionControl ?? '?'}` +
       `, min RTT at the request ${minRtts.length ? `${(median(minRtts) * 1000).toFixed(0)} µs` : 'n/a'}`,
   );
-  console.log(`${'Mbps'.padStart(5)} ${'median'.padStart(7)} ${'|worst|'.padStart(7)} ${'body'.padStart(7)} ${'ahead'.padStart(7)} ${'ttfb'.padStart(7)}`);
+  console.log(
+    `${'Mbps'.padStart(5)} ${'median'.padStart(7)} ${'|worst|'.padStart(7)} ${'body'.padStart(7)} ${'ahead'.padStart(7)} ${'ttfb'.padStart(7)}`,
+  );
   for (const mbps of FIRST_RESPONSE_RATES_MBPS) {
     const at = samples.filter((s) => s.mbps === mbps);
     const worst = at.reduce((w, s) => (Math.abs(s.error) > Math.abs(w) ? s.error : w), 0);
@@ -86,7 +89,9 @@ function report(setting: string, samples: readonly FirstResponseSample[]): { med
   }
   const medianAbsError = median(samples.map((s) => Math.abs(s.error)));
   const medianAhead = median(samples.map((s) => s.aheadBytes));
-  console.log(`  all rates: median |error| ${pct(medianAbsError).trim()} (target ≤ 3%), median lead over a perfect pacer ${kb(medianAhead)} = ${pct(medianAhead / FIRST_RESPONSE_BODY_BYTES).trim()} of the body`);
+  console.log(
+    `  all rates: median |error| ${pct(medianAbsError).trim()} (target ≤ 3%), median lead over a perfect pacer ${kb(medianAhead)} = ${pct(medianAhead / FIRST_RESPONSE_BODY_BYTES).trim()} of the body`,
+  );
   return { medianAbsError, medianAhead };
 }
 
@@ -107,9 +112,13 @@ async function onVeth(mediaDir: string, tsoRttLog: number | undefined): Promise<
     const effective = veth.readSysctl(veth.serverNs, 'net.ipv4.tcp_tso_rtt_log');
     const server = await startServer({ mediaDir, mode: 'kernel', host: veth.serverAddress, nativeMss: true }, { netns: veth.serverNs });
     try {
-      const client = spawnNodeChild(new URL('./first-response-client.ts', import.meta.url), [JSON.stringify({ url: server.url, runs: RUNS })], {
-        netns: veth.clientNs,
-      });
+      const client = spawnNodeChild(
+        new URL('./first-response-client.ts', import.meta.url),
+        [JSON.stringify({ url: server.url, runs: RUNS })],
+        {
+          netns: veth.clientNs,
+        },
+      );
       try {
         const reply = await nextMessage<{ samples: FirstResponseSample[] } | { error: string }>(client, 300_000);
         if ('error' in reply) throw new Error(`veth client: ${reply.error}`);
@@ -131,12 +140,25 @@ export async function firstResponseBench(mediaDir: string, summary: Summary): Pr
       `client-measured from the request (connect included) to the last byte; the rates run side by side, each on its own connection`,
   );
   console.log('   median/|worst|: achieved/rtp − 1 from the request; body: the median from the first body byte (pacing alone);');
-  console.log('   ahead: the largest lead of the bytes received over a perfect pacer started at the first byte; ttfb: request to first byte.');
+  console.log(
+    '   ahead: the largest lead of the bytes received over a perfect pacer started at the first byte; ttfb: request to first byte.',
+  );
 
-  const lo = report(`loopback, MSS ${ETHERNET_MSS} (TCP_MAXSEG on the listening socket, as the test origin)`, await onLoopback(mediaDir, false));
+  const lo = report(
+    `loopback, MSS ${ETHERNET_MSS} (TCP_MAXSEG on the listening socket, as the test origin)`,
+    await onLoopback(mediaDir, false),
+  );
   summary.add(`first response, loopback MSS ${ETHERNET_MSS}`, 'median ≤ 3%', pct(lo.medianAbsError).trim(), lo.medianAbsError <= TARGET);
-  const native = report(`loopback, its own MSS ${LOOPBACK_MSS} (a plain listen(), as the reference server)`, await onLoopback(mediaDir, true));
-  summary.add(`first response, loopback MSS ${LOOPBACK_MSS}`, 'median ≤ 3%', pct(native.medianAbsError).trim(), native.medianAbsError <= TARGET);
+  const native = report(
+    `loopback, its own MSS ${LOOPBACK_MSS} (a plain listen(), as the reference server)`,
+    await onLoopback(mediaDir, true),
+  );
+  summary.add(
+    `first response, loopback MSS ${LOOPBACK_MSS}`,
+    'median ≤ 3%',
+    pct(native.medianAbsError).trim(),
+    native.medianAbsError <= TARGET,
+  );
   console.log(
     `  why: the kernel leaves a connection's first ${UNPACED_SEGMENTS} segments unpaced: ${UNPACED_SEGMENTS} × ${LOOPBACK_MSS} B = ${kb(UNPACED_SEGMENTS * LOOPBACK_MSS)} on loopback ` +
       `(as much as the client's initial receive window lets out), against ${UNPACED_SEGMENTS} × ${ETHERNET_MSS} B = ${kb(UNPACED_SEGMENTS * ETHERNET_MSS)} at an Ethernet MSS. ` +
@@ -153,7 +175,10 @@ export async function firstResponseBench(mediaDir: string, summary: Summary): Pr
   const v = report(`veth, MTU 1500, tcp_tso_rtt_log ${veth.tsoRttLog} (kernel default)`, veth.samples);
   summary.add('first response, veth MTU 1500', 'median ≤ 3%', pct(v.medianAbsError).trim(), v.medianAbsError <= TARGET);
   const small = await onVeth(mediaDir, 0);
-  const s = report(`veth, MTU 1500, tcp_tso_rtt_log ${small.tsoRttLog} in the server's namespace (TSO packets of ~1 ms at the pace)`, small.samples);
+  const s = report(
+    `veth, MTU 1500, tcp_tso_rtt_log ${small.tsoRttLog} in the server's namespace (TSO packets of ~1 ms at the pace)`,
+    small.samples,
+  );
   summary.add('first response, veth, tso_rtt_log 0', 'median ≤ 3%', pct(s.medianAbsError).trim(), s.medianAbsError <= TARGET);
   console.log(
     `  lead: ${kb(v.medianAhead)} with 64 KB TSO packets, ${kb(s.medianAhead)} with ~1 ms ones: what is left is the unpaced initial window (${kb(UNPACED_SEGMENTS * ETHERNET_MSS)}).`,

@@ -106,7 +106,9 @@ export async function http2Bench(mediaDir: string, summary: Summary): Promise<vo
     console.log(`h2 kernel all rates: median ${pct(m).trim()}, worst ${pct(Math.max(...all)).trim()} (target median ≤ 3%)`);
     summary.add('h2: pacing error 2–100 Mbps, kernel', 'median ≤ 3%', pct(m).trim(), m <= 0.03);
 
-    console.log(`\n== HTTP/2: server CPU, ${STREAMS} sessions × one ${STREAM_KBPS} kbps stream, paced vs unpaced (median of ${CPU_ROUNDS} rounds, handshakes excluded)`);
+    console.log(
+      `\n== HTTP/2: server CPU, ${STREAMS} sessions × one ${STREAM_KBPS} kbps stream, paced vs unpaced (median of ${CPU_ROUNDS} rounds, handshakes excluded)`,
+    );
     const unpaced: number[] = [];
     const paced: number[] = [];
     for (let round = 0; round < CPU_ROUNDS; round++) {
@@ -114,18 +116,27 @@ export async function http2Bench(mediaDir: string, summary: Summary): Promise<vo
       paced.push(await h2StreamsCpu(server, true));
     }
     const ratio = median(paced) / median(unpaced);
-    console.log(`h2 unpaced CPU ${median(unpaced).toFixed(2)} s, kernel-paced ${median(paced).toFixed(2)} s: ${ratio.toFixed(2)}× (target ≤ ${MAX_CPU_RATIO}×)`);
+    console.log(
+      `h2 unpaced CPU ${median(unpaced).toFixed(2)} s, kernel-paced ${median(paced).toFixed(2)} s: ${ratio.toFixed(2)}× (target ≤ ${MAX_CPU_RATIO}×)`,
+    );
     summary.add('h2: server CPU, kernel-paced / unpaced', `≤ ${MAX_CPU_RATIO}×`, `${ratio.toFixed(2)}×`, ratio <= MAX_CPU_RATIO);
 
     const gateMs = sendGateAt(STREAM_KBPS).ms;
-    console.log(`\n== HTTP/2: first byte on a session busy with a ${STREAM_KBPS} kbps paced stream (median of ${ANSWER_ROUNDS}; the send gate takes ${gateMs.toFixed(0)} ms at that pace)`);
+    console.log(
+      `\n== HTTP/2: first byte on a session busy with a ${STREAM_KBPS} kbps paced stream (median of ${ANSWER_ROUNDS}; the send gate takes ${gateMs.toFixed(0)} ms at that pace)`,
+    );
     const { idle, busy, afterReset } = await h2Answers(server);
     const ms = (v: number[]) => `${median(v).toFixed(0)} ms (worst ${Math.max(...v).toFixed(0)})`;
     console.log(`h2 idle session, a manifest: ${ms(idle)}`);
     console.log(`h2 ${BUSY_AFTER_MS} ms into the paced stream, a manifest (keeps the pace): ${ms(busy)}`);
     console.log(`h2 right after the client reset the paced stream, a media segment without rtp (unpaced): ${ms(afterReset)}`);
     summary.add('h2: first byte mid paced stream', `≤ send gate at the pace (${gateMs.toFixed(0)} ms)`, ms(busy), median(busy) <= gateMs);
-    summary.add('h2: first byte after a reset (seek)', `≤ send gate at the pace (${gateMs.toFixed(0)} ms)`, ms(afterReset), median(afterReset) <= gateMs);
+    summary.add(
+      'h2: first byte after a reset (seek)',
+      `≤ send gate at the pace (${gateMs.toFixed(0)} ms)`,
+      ms(afterReset),
+      median(afterReset) <= gateMs,
+    );
   } finally {
     await server.close();
   }

@@ -75,7 +75,24 @@ export function createVethPair(): VethPair {
   try {
     ip('netns', 'add', serverNs);
     ip('netns', 'add', clientNs);
-    ip('link', 'add', serverIf, 'mtu', String(MTU), 'netns', serverNs, 'type', 'veth', 'peer', 'name', clientIf, 'mtu', String(MTU), 'netns', clientNs);
+    ip(
+      'link',
+      'add',
+      serverIf,
+      'mtu',
+      String(MTU),
+      'netns',
+      serverNs,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      clientIf,
+      'mtu',
+      String(MTU),
+      'netns',
+      clientNs,
+    );
     for (const [ns, dev, addr] of [
       [serverNs, serverIf, serverAddress],
       [clientNs, clientIf, clientAddress],

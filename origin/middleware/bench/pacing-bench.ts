@@ -29,7 +29,10 @@ if (values.help) {
   console.log(`usage: npm run bench:origin [-- --only <part>[,<part>…]]\nparts: ${PARTS.join(', ')}`);
   process.exit(0);
 }
-const asked = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+const asked = (values.only ?? [])
+  .flatMap((s) => s.split(','))
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = asked.filter((p) => !(PARTS as readonly string[]).includes(p));
 if (unknown.length) {
   console.error(`unknown part(s): ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);

@@ -27,7 +27,11 @@ for (const node of profile.nodes) {
   total += hits;
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url ? `${url.replace(/^.*\/(node_modules|origin|protocol)\//, '$1/')}:${lineNumber + 1}` : '';
-  const key = byFile ? (url ? where.replace(/:\d+$/, '') : functionName || '(anonymous)') : `${functionName || '(anonymous)'} ${where}`.trim();
+  const key = byFile
+    ? url
+      ? where.replace(/:\d+$/, '')
+      : functionName || '(anonymous)'
+    : `${functionName || '(anonymous)'} ${where}`.trim();
   byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
 }
 const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(n));

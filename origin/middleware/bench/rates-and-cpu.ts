@@ -51,7 +51,9 @@ async function pacingErrors(server: BenchServer): Promise<Map<number, number[]>>
 }
 
 export async function ratesBench(mediaDir: string, summary: Summary): Promise<void> {
-  console.log(`\n== Pacing error |achieved/requested − 1|, client-measured, ${REPEATS} transfers per rate (≥ 1 MB each) on a warmed connection, MSS ${ETHERNET_MSS}, loopback`);
+  console.log(
+    `\n== Pacing error |achieved/requested − 1|, client-measured, ${REPEATS} transfers per rate (≥ 1 MB each) on a warmed connection, MSS ${ETHERNET_MSS}, loopback`,
+  );
   console.log(`${'mechanism'.padEnd(10)} ${'Mbps'.padStart(5)} ${'median'.padStart(7)} ${'worst'.padStart(7)}`);
   const overall: Record<string, number[]> = {};
   for (const mechanism of MECHANISMS) {
@@ -87,8 +89,13 @@ async function streamsCpu(server: BenchServer, paced: boolean): Promise<{ cpuS: 
 }
 
 export async function cpuBench(mediaDir: string, summary: Summary): Promise<void> {
-  console.log(`\n== Server CPU, ${STREAMS} concurrent streams of ${bodyBytesFor(STREAM_KBPS, STREAM_SECONDS) / 1e6} MB, paced at ${STREAM_KBPS} kbps vs unpaced; median of ${CPU_ROUNDS} rounds`);
-  const servers = { kernel: await startServer({ mediaDir, mode: 'kernel' }), userspace: await startServer({ mediaDir, mode: 'userspace' }) };
+  console.log(
+    `\n== Server CPU, ${STREAMS} concurrent streams of ${bodyBytesFor(STREAM_KBPS, STREAM_SECONDS) / 1e6} MB, paced at ${STREAM_KBPS} kbps vs unpaced; median of ${CPU_ROUNDS} rounds`,
+  );
+  const servers = {
+    kernel: await startServer({ mediaDir, mode: 'kernel' }),
+    userspace: await startServer({ mediaDir, mode: 'userspace' }),
+  };
   const runs: Record<'unpaced' | Mechanism, { cpuS: number; wallS: number; bytes: number }[]> = { unpaced: [], kernel: [], userspace: [] };
   try {
     for (let round = 0; round < CPU_ROUNDS; round++) {
@@ -105,9 +112,11 @@ export async function cpuBench(mediaDir: string, summary: Summary): Promise<void
     const mbPerCpuS = rs[0]!.bytes / 1e6 / cpuS;
     const ratio = cpuS / unpacedCpu;
     const shown = name === 'unpaced' ? '' : `  ${ratio.toFixed(2)}× unpaced${name === 'kernel' ? ' (target ≤ 1.2×)' : ''}`;
-    console.log(`${name.padEnd(10)} CPU ${cpuS.toFixed(2)} s  wall ${wallS.toFixed(2)} s  ${mbPerCpuS.toFixed(0)} MB per CPU-second${shown}`);
+    console.log(
+      `${name.padEnd(10)} CPU ${cpuS.toFixed(2)} s  wall ${wallS.toFixed(2)} s  ${mbPerCpuS.toFixed(0)} MB per CPU-second${shown}`,
+    );
     if (name === 'kernel') summary.add('server CPU, kernel-paced / unpaced', '≤ 1.2×', `${ratio.toFixed(2)}×`, ratio <= 1.2);
   }
-  console.log('(server CPU is the server process\'s user + system time, which misses softirq work the kernel accounts to');
+  console.log("(server CPU is the server process's user + system time, which misses softirq work the kernel accounts to");
   console.log(' whichever task is running, e.g. its pacing timers.)');
 }

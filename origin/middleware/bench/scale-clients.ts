@@ -109,7 +109,15 @@ async function h2Session(index: number, first: number, count: number): Promise<v
             const r = await h2Get(session, path(rtp / count, rtp));
             const endMs = performance.now() - started;
             if (r.status !== 200) errors.push(`status ${r.status}`);
-            else responses.push({ rtpKbps: rtp, bytes: r.bytes, ms: r.ms, startMs: endMs - r.ms, endMs, ...(count > 1 ? { session: index } : {}) });
+            else
+              responses.push({
+                rtpKbps: rtp,
+                bytes: r.bytes,
+                ms: r.ms,
+                startMs: endMs - r.ms,
+                endMs,
+                ...(count > 1 ? { session: index } : {}),
+              });
           } catch (err) {
             errors.push((err as Error).message);
           }
@@ -122,16 +130,20 @@ async function h2Session(index: number, first: number, count: number): Promise<v
 }
 
 if (load.protocol === 'h1') {
-  await Promise.all(Array.from({ length: load.viewers }, async (_, i) => {
-    await sleep((load.spreadMs * i) / load.viewers);
-    await h1Viewer(i);
-  }));
+  await Promise.all(
+    Array.from({ length: load.viewers }, async (_, i) => {
+      await sleep((load.spreadMs * i) / load.viewers);
+      await h1Viewer(i);
+    }),
+  );
 } else {
   const sessions = Math.ceil(load.viewers / load.viewersPerSession);
-  await Promise.all(Array.from({ length: sessions }, async (_, j) => {
-    await sleep((load.spreadMs * j) / sessions);
-    const first = j * load.viewersPerSession;
-    await h2Session(j, first, Math.min(load.viewersPerSession, load.viewers - first));
-  }));
+  await Promise.all(
+    Array.from({ length: sessions }, async (_, j) => {
+      await sleep((load.spreadMs * j) / sessions);
+      const first = j * load.viewersPerSession;
+      await h2Session(j, first, Math.min(load.viewersPerSession, load.viewers - first));
+    }),
+  );
 }
 process.send({ responses, errors, seconds: (performance.now() - started) / 1000 } satisfies ScaleLoadResult, () => process.exit(0));

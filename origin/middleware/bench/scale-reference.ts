@@ -46,19 +46,33 @@ function workersOf(primary: number): number[] {
 
 export async function startReference(opts: { mediaDir: string; workers: number }): Promise<RunningReference> {
   const port = await freePort();
-  const args = ['--port', String(port), '--no-https', '--media-dir', opts.mediaDir, '--workers', String(opts.workers),
+  const args = [
+    '--port',
+    String(port),
+    '--no-https',
+    '--media-dir',
+    opts.mediaDir,
+    '--workers',
+    String(opts.workers),
     // The viewers all come from 127.0.0.1: the per-address cap (64 by default, per worker) would refuse most.
-    '--max-conns-per-client', '1000000'];
+    '--max-conns-per-client',
+    '1000000',
+  ];
   const child = spawnNodeChild(CLI, args, { nofile: 65_536 });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   // Up once /metrics answers (in a cluster: once every worker can be asked, the primary sums them).
   for (;;) {
-    const status = await fetch(`${url}/metrics`).then((r) => String(r.status), (err: Error) => err.message);
+    const status = await fetch(`${url}/metrics`).then(
+      (r) => String(r.status),
+      (err: Error) => err.message,
+    );
     const workers = workersOf(child.pid!).length;
     if (status === '200' && (opts.workers === 1 || workers === opts.workers)) break;
     if (child.exitCode !== null || Date.now() > until) {
-      throw new Error(`the reference server did not start (exit ${child.exitCode}, /metrics: ${status}, ${workers} of ${opts.workers} workers)`);
+      throw new Error(
+        `the reference server did not start (exit ${child.exitCode}, /metrics: ${status}, ${workers} of ${opts.workers} workers)`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

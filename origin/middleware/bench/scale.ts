@@ -29,15 +29,36 @@ const MODES = {
   h2: { protocol: 'h2', unpaced: false, viewersPerSession: 1, label: 'HTTP/2 paced, a session each' },
   'h2-unpaced': { protocol: 'h2', unpaced: true, viewersPerSession: 1, label: 'HTTP/2 unpaced, a session each' },
   'h2-shared': { protocol: 'h2', unpaced: false, viewersPerSession: 10, label: 'HTTP/2 paced, 10 streams per session' },
-  nginx: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'nginx', label: 'nginx limit_rate (one worker) in front of the unpaced origin' },
-  varnish: { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'varnish', label: 'Varnish + vmod_tcp in front of the unpaced origin' },
-  'varnish-tuned': { protocol: 'h1', unpaced: false, viewersPerSession: 1, edge: 'varnish-tuned', label: 'Varnish + vmod_tcp, thread pools sized for N (VARNISH_TUNED_ARGS)' },
+  nginx: {
+    protocol: 'h1',
+    unpaced: false,
+    viewersPerSession: 1,
+    edge: 'nginx',
+    label: 'nginx limit_rate (one worker) in front of the unpaced origin',
+  },
+  varnish: {
+    protocol: 'h1',
+    unpaced: false,
+    viewersPerSession: 1,
+    edge: 'varnish',
+    label: 'Varnish + vmod_tcp in front of the unpaced origin',
+  },
+  'varnish-tuned': {
+    protocol: 'h1',
+    unpaced: false,
+    viewersPerSession: 1,
+    edge: 'varnish-tuned',
+    label: 'Varnish + vmod_tcp, thread pools sized for N (VARNISH_TUNED_ARGS)',
+  },
   // The reference server (sammy-origin) as an operator runs it: its metrics on, on one core or on --workers.
   server: { protocol: 'h1', unpaced: false, viewersPerSession: 1, reference: 'one', label: 'sammy-origin, one process' },
   'server-unpaced': { protocol: 'h1', unpaced: true, viewersPerSession: 1, reference: 'one', label: 'sammy-origin unpaced, one process' },
   cluster: { protocol: 'h1', unpaced: false, viewersPerSession: 1, reference: 'workers', label: 'sammy-origin --workers (node:cluster)' },
   'cluster-unpaced': { protocol: 'h1', unpaced: true, viewersPerSession: 1, reference: 'workers', label: 'sammy-origin --workers unpaced' },
-} as const satisfies Record<string, { protocol: 'h1' | 'h2'; unpaced: boolean; viewersPerSession: number; label: string; edge?: EdgeName; reference?: 'one' | 'workers' }>;
+} as const satisfies Record<
+  string,
+  { protocol: 'h1' | 'h2'; unpaced: boolean; viewersPerSession: number; label: string; edge?: EdgeName; reference?: 'one' | 'workers' }
+>;
 type Mode = keyof typeof MODES;
 
 /** --syscalls: the counting window, seconds (the responses take 2 × segment-seconds and more). */
@@ -60,7 +81,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log(`usage: npm run bench:origin:scale [-- --viewers 10,100,1000 --modes ${Object.keys(MODES).join(',')} --segments 2 --segment-seconds 4 --workers 2 --out <dir> --metrics --syscalls]`);
+  console.log(
+    `usage: npm run bench:origin:scale [-- --viewers 10,100,1000 --modes ${Object.keys(MODES).join(',')} --segments 2 --segment-seconds 4 --workers 2 --out <dir> --metrics --syscalls]`,
+  );
   process.exit(0);
 }
 const counts = values.viewers.split(',').map(Number);
@@ -69,7 +92,14 @@ const segments = Number(values.segments);
 const segmentSeconds = Number(values['segment-seconds']);
 const workers = Number(values.workers);
 const bad = modes.filter((m) => !(m in MODES));
-if (bad.length || counts.some((n) => !Number.isInteger(n) || n < 1) || !(segments >= 1) || !(segmentSeconds > 0) || !Number.isInteger(workers) || workers < 1) {
+if (
+  bad.length ||
+  counts.some((n) => !Number.isInteger(n) || n < 1) ||
+  !(segments >= 1) ||
+  !(segmentSeconds > 0) ||
+  !Number.isInteger(workers) ||
+  workers < 1
+) {
   console.error(`bad arguments: modes ${Object.keys(MODES).join(', ')}; viewers, segments, workers: positive integers`);
   process.exit(2);
 }
@@ -161,7 +191,10 @@ async function runReference(mode: Mode, viewers: number, workerCount: number): P
       sample: async () => ({ ...processMemory(reference.pids()), connections: establishedOn(String(reference.port)), activeResponses: 0 }),
       async loopDelay() {
         const text = await reference.metrics();
-        return { p99Ms: metricValue(text, 'nodejs_eventloop_lag_p99_seconds') * 1000, maxMs: metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000 };
+        return {
+          p99Ms: metricValue(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+          maxMs: metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
+        };
       },
       ...(values.metrics ? { scrape: () => scrape(reference.metrics()) } : {}),
     };
@@ -171,7 +204,9 @@ async function runReference(mode: Mode, viewers: number, workerCount: number): P
     // How the work spread: each process's CPU seconds (the primary first), e.g. round-robin against the kernel's
     // accept spread (NODE_CLUSTER_SCHED_POLICY=none).
     const processCpu = pids.map((pid, i) => processCpuSeconds([pid]) - before[i]!);
-    console.log(`  CPU s per process (${workerCount > 1 ? 'primary, workers' : 'one process'}): ${processCpu.map((c) => c.toFixed(1)).join(', ')}`);
+    console.log(
+      `  CPU s per process (${workerCount > 1 ? 'primary, workers' : 'one process'}): ${processCpu.map((c) => c.toFixed(1)).join(', ')}`,
+    );
     return { ...row, workers: workerCount, processCpuSeconds: processCpu };
   } finally {
     await reference.close();
@@ -233,8 +268,14 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
       const s = await served.sample();
       // --syscalls: counted over a window once half the connections are open (they open over spreadMs, and the
       // first close as the last open).
-      if (values.syscalls && syscalls === undefined && s.connections >= Math.ceil(viewers / m.viewersPerSession) / 2) syscalls = countSyscalls(served.pids(), SYSCALL_WINDOW_SECONDS);
-      peak = { ...peak, rssBytes: Math.max(peak.rssBytes, s.rssBytes), fds: Math.max(peak.fds, s.fds), connections: Math.max(peak.connections, s.connections) };
+      if (values.syscalls && syscalls === undefined && s.connections >= Math.ceil(viewers / m.viewersPerSession) / 2)
+        syscalls = countSyscalls(served.pids(), SYSCALL_WINDOW_SECONDS);
+      peak = {
+        ...peak,
+        rssBytes: Math.max(peak.rssBytes, s.rssBytes),
+        fds: Math.max(peak.fds, s.fds),
+        connections: Math.max(peak.connections, s.connections),
+      };
       // --metrics: what /metrics says once half the viewers' responses are under way.
       if (served.scrapeDuring && during === undefined && s.activeResponses >= viewers / 2) during = await served.scrapeDuring();
       await new Promise((r) => setTimeout(r, 250));
@@ -359,13 +400,19 @@ function printTable(rows: readonly ScaleRow[]): void {
 }
 
 const rows: ScaleRow[] = [];
-console.log(`scale benchmark: modes ${modes.join(', ')} (cluster: ${workers} workers); viewers ${counts.join(', ')}; ${segments} segments of ${segmentSeconds} s each at rtp ${RTPS_KBPS.join('/')} kbps; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `scale benchmark: modes ${modes.join(', ')} (cluster: ${workers} workers); viewers ${counts.join(', ')}; ${segments} segments of ${segmentSeconds} s each at rtp ${RTPS_KBPS.join('/')} kbps; load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 try {
   for (const viewers of counts) {
     for (const mode of modes) {
       const row = await runOnce(mode, viewers);
       rows.push(row);
-      console.log(`${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${Number.isNaN(row.loopDelayP99Ms) ? "-" : row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors${row.firstErrors.length ? ` (${row.firstErrors.join('; ')})` : ''} (load ${row.load1.toFixed(1)})`);
+      console.log(
+        `${MODES[mode].label}, N=${viewers}: arrival/rtp p50 ${row.arrivalP50.toFixed(2)}, CPU ${row.cpuSecondsPerGbit.toFixed(2)} s/Gbit, loop p99 ${Number.isNaN(row.loopDelayP99Ms) ? '-' : row.loopDelayP99Ms.toFixed(1)} ms, ${row.errors} errors${row.firstErrors.length ? ` (${row.firstErrors.join('; ')})` : ''} (load ${row.load1.toFixed(1)})`,
+      );
     }
   }
 } finally {

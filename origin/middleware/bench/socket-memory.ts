@@ -37,7 +37,10 @@ export function socketMemory(serverPort: number): SocketMemory {
   const serverSockets: Record<string, number> = {};
   let serverBytes = 0;
   try {
-    const out = execFileSync('ss', ['-tanmH', 'state', 'all', `( sport = :${serverPort} )`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync('ss', ['-tanmH', 'state', 'all', `( sport = :${serverPort} )`], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     // Each socket: a line starting with its state, then (indented, or on the same line) its skmem:(...).
     for (const block of out.split(/\n(?=\S)/)) {
       const state = block.split(/\s+/)[0];

@@ -8,7 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { openFileLimit } from './process-limits.js';
 
 const { host, port, count, path } = JSON.parse(process.argv[2] ?? '{}') as { host?: string; port?: number; count?: number; path?: string };
-if (!host || !port || !count || !path || !process.send) throw new Error('usage: spawned by stalled-readers.ts with { host, port, count, path }');
+if (!host || !port || !count || !path || !process.send)
+  throw new Error('usage: spawned by stalled-readers.ts with { host, port, count, path }');
 const send = process.send.bind(process);
 
 const sockets: Socket[] = [];

@@ -51,7 +51,14 @@ interface Phase {
 
 async function loadPhase(server: BenchServer): Promise<Phase> {
   const cpuBefore = await server.cpuSeconds();
-  const load = pacedLoad(server.url, { clients: NORMAL, kbps: KBPS, segments: SEGMENTS, file: 'normal.m4s', bytes: SEGMENT_BYTES, spreadMs: 500 });
+  const load = pacedLoad(server.url, {
+    clients: NORMAL,
+    kbps: KBPS,
+    segments: SEGMENTS,
+    file: 'normal.m4s',
+    bytes: SEGMENT_BYTES,
+    spreadMs: 500,
+  });
   const probe = probeManifest(server.url, MANIFEST, load);
   const [l, p] = await Promise.all([load, probe]);
   const serverCpuS = (await server.cpuSeconds()) - cpuBefore;
@@ -79,7 +86,9 @@ function printPhase(name: string, p: Phase): void {
 async function memoryLine(label: string, server: BenchServer): Promise<{ mem: SocketMemory; rss: number; connections: number }> {
   const stats = await server.stats();
   const mem = socketMemory(server.port);
-  console.log(`${label.padEnd(22)} origin RSS ${mb(stats.rssBytes)}, ${stats.connections} connections, ${stats.activeResponses} responses in flight; ${formatSocketMemory(mem)}`);
+  console.log(
+    `${label.padEnd(22)} origin RSS ${mb(stats.rssBytes)}, ${stats.connections} connections, ${stats.activeResponses} responses in flight; ${formatSocketMemory(mem)}`,
+  );
   return { mem, rss: stats.rssBytes, connections: stats.connections };
 }
 
@@ -88,7 +97,10 @@ export async function stalledReadersBench(mediaDir: string, summary: Summary): P
   console.log(
     `progressTimeoutMs: ${BENCH_PROGRESS_TIMEOUT_MS} ms for this run (default ${DEFAULT_PROGRESS_TIMEOUT_MS} ms): no byte acknowledged for that long → connection destroyed`,
   );
-  const server = await startServer({ mediaDir, mode: 'kernel', options: { progressTimeoutMs: BENCH_PROGRESS_TIMEOUT_MS } }, { nofile: NOFILE });
+  const server = await startServer(
+    { mediaDir, mode: 'kernel', options: { progressTimeoutMs: BENCH_PROGRESS_TIMEOUT_MS } },
+    { nofile: NOFILE },
+  );
   let stallers: ReturnType<typeof spawnNodeChild> | undefined;
   try {
     const serverLimit = (await server.stats()).nofile;
@@ -109,12 +121,16 @@ export async function stalledReadersBench(mediaDir: string, summary: Summary): P
     // Every stalled response started, and the send queues full (they stop growing).
     await until(async () => (await server.stats()).activeResponses >= opened.opened, 30_000, 200);
     let last = -1;
-    await until(() => {
-      const now = socketMemory(server.port).serverBytes;
-      const settled = now > 0 && Math.abs(now - last) < 0.02 * now;
-      last = now;
-      return settled;
-    }, 15_000, 500);
+    await until(
+      () => {
+        const now = socketMemory(server.port).serverBytes;
+        const settled = now > 0 && Math.abs(now - last) < 0.02 * now;
+        last = now;
+        return settled;
+      },
+      15_000,
+      500,
+    );
     // Their windows are closed by now: no byte has been acknowledged since about here.
     const settledAt = performance.now();
     const during = await memoryLine(`with ${STALLED} stalled`, server);
@@ -127,11 +143,20 @@ export async function stalledReadersBench(mediaDir: string, summary: Summary): P
     // What happens to the stalled readers: wait for the progress timeout (plus polling slack) to drop them.
     // Waits up to 3× the target so a late drop is still timed; the verdict is against timeout + 10 s.
     const waitMs = 3 * (BENCH_PROGRESS_TIMEOUT_MS + 10_000) - (performance.now() - stallStart);
-    const gone = await until(async () => (await server.stats()).connections === 0 && socketMemory(server.port).serverBytes < 1e6, Math.max(0, waitMs), 250);
+    const gone = await until(
+      async () => (await server.stats()).connections === 0 && socketMemory(server.port).serverBytes < 1e6,
+      Math.max(0, waitMs),
+      250,
+    );
     const droppedAfterS = (performance.now() - stallStart) / 1000;
     const sinceSettledS = (performance.now() - settledAt) / 1000;
     const dropped = gone && sinceSettledS <= (BENCH_PROGRESS_TIMEOUT_MS + 5_000) / 1000;
-    const held = await memoryLine(gone ? `dropped at ${droppedAfterS.toFixed(1)} s (${sinceSettledS.toFixed(1)} s after queues full)` : `still held at ${droppedAfterS.toFixed(1)} s`, server);
+    const held = await memoryLine(
+      gone
+        ? `dropped at ${droppedAfterS.toFixed(1)} s (${sinceSettledS.toFixed(1)} s after queues full)`
+        : `still held at ${droppedAfterS.toFixed(1)} s`,
+      server,
+    );
     await closeChild(stallers, 2000);
     stallers = undefined;
     await sleep(500);
@@ -141,7 +166,12 @@ export async function stalledReadersBench(mediaDir: string, summary: Summary): P
 
     const latencyRatio = withStalled.manifestP95Ms / alone.manifestP95Ms;
     console.log(`manifest p95 with / without stalled readers: ${latencyRatio.toFixed(2)}× (target ≤ 1.5×)`);
-    summary.add(`${NORMAL} clients beside ${STALLED} stalled: p5 achieved/rtp`, '≥ 0.9', withStalled.p5.toFixed(3), withStalled.p5 >= 0.9 && withStalled.errors.length === 0);
+    summary.add(
+      `${NORMAL} clients beside ${STALLED} stalled: p5 achieved/rtp`,
+      '≥ 0.9',
+      withStalled.p5.toFixed(3),
+      withStalled.p5 >= 0.9 && withStalled.errors.length === 0,
+    );
     // The same clients without the stalled readers, before and after: separates their cost from the host's CPU.
     summary.add(
       '  same, without stalled (before / after)',
@@ -149,14 +179,26 @@ export async function stalledReadersBench(mediaDir: string, summary: Summary): P
       `${alone.p5.toFixed(3)} / ${again.p5.toFixed(3)} (${alone.aggregateMbps.toFixed(0)} / ${again.aggregateMbps.toFixed(0)} Mbps in all)`,
       'info',
     );
-    summary.add('manifest p95, with / without stalled', '≤ 1.5×', `${latencyRatio.toFixed(2)}× (${withStalled.manifestP95Ms.toFixed(1)} / ${alone.manifestP95Ms.toFixed(1)} ms)`, latencyRatio <= 1.5);
+    summary.add(
+      'manifest p95, with / without stalled',
+      '≤ 1.5×',
+      `${latencyRatio.toFixed(2)}× (${withStalled.manifestP95Ms.toFixed(1)} / ${alone.manifestP95Ms.toFixed(1)} ms)`,
+      latencyRatio <= 1.5,
+    );
     summary.add(
       'stalled readers dropped by the origin',
       `≤ ${BENCH_PROGRESS_TIMEOUT_MS / 1000} s + 5 s after queues full`,
-      gone ? `${sinceSettledS.toFixed(1)} s (${droppedAfterS.toFixed(1)} s from connect), ${mb(held.mem.serverBytes)} left` : `${held.connections} still open at ${droppedAfterS.toFixed(0)} s, ${mb(held.mem.serverBytes)} held`,
+      gone
+        ? `${sinceSettledS.toFixed(1)} s (${droppedAfterS.toFixed(1)} s from connect), ${mb(held.mem.serverBytes)} left`
+        : `${held.connections} still open at ${droppedAfterS.toFixed(0)} s, ${mb(held.mem.serverBytes)} held`,
       dropped,
     );
-    summary.add('origin RSS / server socket memory with stalled', 'bounded', `${mb(during.rss)} / ${mb(during.mem.serverBytes)} → ${mb(after.rss)} / ${mb(after.mem.serverBytes)}`, 'info');
+    summary.add(
+      'origin RSS / server socket memory with stalled',
+      'bounded',
+      `${mb(during.rss)} / ${mb(during.mem.serverBytes)} → ${mb(after.rss)} / ${mb(after.mem.serverBytes)}`,
+      'info',
+    );
   } finally {
     if (stallers) await closeChild(stallers, 2000);
     await server.close();

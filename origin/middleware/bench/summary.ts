@@ -24,7 +24,11 @@ export class Summary {
       ['', ...this.rows.map((r) => r.verdict)],
     ];
     const widths = cols.map((c) => Math.max(...c.map((s) => s.length)));
-    const line = (i: number) => cols.map((c, j) => c[i]!.padEnd(widths[j]!)).join('  ').trimEnd();
+    const line = (i: number) =>
+      cols
+        .map((c, j) => c[i]!.padEnd(widths[j]!))
+        .join('  ')
+        .trimEnd();
     console.log('\nSummary');
     console.log(line(0));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));

@@ -20,9 +20,13 @@ export type SyscallRates = Record<keyof typeof EVENTS, number>;
 /** Per-second counts over `seconds`, or undefined (with why on stderr) where perf cannot count them (not root, no perf). */
 export function countSyscalls(pids: readonly number[], seconds: number): Promise<SyscallRates | undefined> {
   return new Promise((resolve) => {
-    const perf = spawn('perf', ['stat', '-x', ',', '-e', Object.values(EVENTS).join(','), '-p', pids.join(','), '--', 'sleep', String(seconds)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const perf = spawn(
+      'perf',
+      ['stat', '-x', ',', '-e', Object.values(EVENTS).join(','), '-p', pids.join(','), '--', 'sleep', String(seconds)],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let text = '';
     perf.stderr.setEncoding('utf8').on('data', (d: string) => (text += d));
     perf.on('error', (err) => {

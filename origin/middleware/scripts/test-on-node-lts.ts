@@ -31,10 +31,19 @@ const NODE_LINES = ['22', '24', '26'];
  * versions, and the socket handle and koffi binding behind the kernel pace and TCP_INFO.
  * `SAMMY_NODE_TESTS=all` runs every file.
  */
-const NODE_SENSITIVE_TESTS = ['test/hostile-h2.test.ts', 'test/slow-reader.test.ts', 'test/http2-fuzz.test.ts', 'test/abort-fuzz.test.ts', 'test/tcp-info.test.ts'];
+const NODE_SENSITIVE_TESTS = [
+  'test/hostile-h2.test.ts',
+  'test/slow-reader.test.ts',
+  'test/http2-fuzz.test.ts',
+  'test/abort-fuzz.test.ts',
+  'test/tcp-info.test.ts',
+];
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const lines = (process.env.SAMMY_NODE_LINES ?? NODE_LINES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const lines = (process.env.SAMMY_NODE_LINES ?? NODE_LINES.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const binaryPackage = `node-${process.platform}-${process.arch}`;
 const require = createRequire(join(packageDir, 'package.json'));
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
@@ -46,7 +55,9 @@ function npm(args: string[], what: string): string {
     return execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? String(err);
-    throw new Error(`could not fetch ${what} from the npm registry (is this platform published, is the registry reachable?):\n${stderr.trim()}`);
+    throw new Error(
+      `could not fetch ${what} from the npm registry (is this platform published, is the registry reachable?):\n${stderr.trim()}`,
+    );
   }
 }
 
@@ -64,7 +75,9 @@ function nodeBinary(line: string): { version: string; node: string } {
   const node = join(dir, 'package', 'bin', 'node');
   if (!existsSync(node)) {
     mkdirSync(cache, { recursive: true });
-    const [{ filename }] = JSON.parse(npm(['pack', `${binaryPackage}@${version}`, '--json', '--pack-destination', cache], `Node ${version}`)) as [{ filename: string }];
+    const [{ filename }] = JSON.parse(
+      npm(['pack', `${binaryPackage}@${version}`, '--json', '--pack-destination', cache], `Node ${version}`),
+    ) as [{ filename: string }];
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // Only the binary: the rest (headers, npm, docs) is three times its size.

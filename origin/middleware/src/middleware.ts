@@ -6,7 +6,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RequestHandler } from 'express';
-import { clampPaceKbps, formatServerTiming, pathOf, readCmcdRequest, rtpClamp, withoutCmcd, type PacingReport, type UnpacedReason } from 'sammy-pacing-protocol';
+import {
+  clampPaceKbps,
+  formatServerTiming,
+  pathOf,
+  readCmcdRequest,
+  rtpClamp,
+  withoutCmcd,
+  type PacingReport,
+  type UnpacedReason,
+} from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './records/log.js';
 import type { DeliveryObserver, EngineMechanism } from './engine/contract.js';
 import { PacingEngine } from './engine/engine.js';
@@ -51,13 +60,25 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
     // The CMCD parameter changes on every request: it must never reach a file path or a cache key.
     req.url = withoutCmcd(url);
     const requestedRtpKbps = reading.kind === 'rtp' ? reading.rtpKbps : undefined;
-    const plannedPaceKbps = requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
+    const plannedPaceKbps =
+      requestedRtpKbps !== undefined && engine.mechanism !== 'none' ? clampPaceKbps(requestedRtpKbps, minPaceKbps, maxPaceKbps) : undefined;
     // Why, should this response go unpaced (Server-Timing says it, metrics count it).
     const unpacedReason: UnpacedReason =
-      engine.mechanism === 'none' ? 'pacing_off' : reading.kind === 'invalid' ? reading.code : reading.kind === 'none' ? 'rtp_absent' : 'pacing_off';
+      engine.mechanism === 'none'
+        ? 'pacing_off'
+        : reading.kind === 'invalid'
+          ? reading.code
+          : reading.kind === 'none'
+            ? 'rtp_absent'
+            : 'pacing_off';
     const clamp = plannedPaceKbps === undefined ? undefined : rtpClamp(requestedRtpKbps!, minPaceKbps, maxPaceKbps);
     metrics?.requested({ reading, rtpClamp: clamp });
-    engine.deliver(req, res, { recordId, path, requestedRtpKbps, plannedPaceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp }, next);
+    engine.deliver(
+      req,
+      res,
+      { recordId, path, requestedRtpKbps, plannedPaceKbps, objectType: cmcd.objectType, unpacedReason, rtpClamp: clamp },
+      next,
+    );
   };
 
   return Object.defineProperties(handler as unknown as SammyPacingHandler, {
@@ -73,7 +94,11 @@ export function sammyPacing(options: SammyPacingOptions = {}): SammyPacingHandle
 function appendHeader(res: ServerResponse, name: string, value: string): void {
   const existing = res.getHeader(name);
   if (existing === undefined) res.setHeader(name, value);
-  else if (!String(existing).split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase())) {
+  else if (
+    !String(existing)
+      .split(',')
+      .some((v) => v.trim().toLowerCase() === value.toLowerCase())
+  ) {
     res.setHeader(name, `${String(existing)}, ${value}`);
   }
 }

@@ -33,7 +33,9 @@ export function checkOptions<T extends object>(entry: string, options: unknown, 
   const known = Object.keys(checks);
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(checks, key)) {
-      throw new TypeError(`${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestName(key, known))}?`);
+      throw new TypeError(
+        `${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestName(key, known))}?`,
+      );
     }
   }
   for (const key of known) {
@@ -57,7 +59,9 @@ export const isBoolean: OptionCheck<boolean> = (value, name) => {
 /** One of `known` (a string of another value is a RangeError listing them). */
 export function oneOf<T extends string>(known: readonly T[], what = 'one of'): OptionCheck<T> {
   return (value, name) => {
-    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, ${what} ${known.join(', ')}; got ${describeValue(value)}`);
-    if (!(known as readonly string[]).includes(value)) throw new RangeError(`${name} must be ${what} ${known.join(', ')}, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string')
+      throw new TypeError(`${name} must be a string, ${what} ${known.join(', ')}; got ${describeValue(value)}`);
+    if (!(known as readonly string[]).includes(value))
+      throw new RangeError(`${name} must be ${what} ${known.join(', ')}, got ${JSON.stringify(value)}`);
   };
 }

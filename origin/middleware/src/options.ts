@@ -1,5 +1,11 @@
 /** `sammyPacing()`'s options, checked once when the middleware is made (option-check.ts). */
-import { CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, isCongestionControl, type CongestionControl } from 'sammy-pacing-protocol';
+import {
+  CONGESTION_CONTROLS,
+  DEFAULT_MAX_PACE_KBPS,
+  DEFAULT_MIN_PACE_KBPS,
+  isCongestionControl,
+  type CongestionControl,
+} from 'sammy-pacing-protocol';
 import { DeliveryRecordLog } from './records/log.js';
 import type { EngineSettings } from './engine/contract.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
@@ -74,7 +80,11 @@ export interface ResolvedOptions {
 
 const isLogger: OptionCheck<SammyLogger> = (value, name) => {
   const logger = value as Partial<Record<keyof SammyLogger, unknown>> | null;
-  if (typeof logger !== 'object' || logger === null || ['info', 'warn', 'debug'].some((m) => typeof logger[m as keyof SammyLogger] !== 'function')) {
+  if (
+    typeof logger !== 'object' ||
+    logger === null ||
+    ['info', 'warn', 'debug'].some((m) => typeof logger[m as keyof SammyLogger] !== 'function')
+  ) {
     throw new TypeError(`${name} must be an object with info, warn and debug functions, got ${describeValue(value)}`);
   }
 };
@@ -85,8 +95,10 @@ const PACING_OPTION_CHECKS: OptionChecks<SammyPacingOptions> = {
   minPaceKbps: isNumber,
   maxPaceKbps: isNumber,
   congestionControl: (value, name) => {
-    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, one of ${CONGESTION_CONTROLS.join(', ')}; got ${describeValue(value)}`);
-    if (!isCongestionControl(value)) throw new RangeError(`${name}: unknown congestion control ${JSON.stringify(value)} (known: ${CONGESTION_CONTROLS.join(', ')})`);
+    if (typeof value !== 'string')
+      throw new TypeError(`${name} must be a string, one of ${CONGESTION_CONTROLS.join(', ')}; got ${describeValue(value)}`);
+    if (!isCongestionControl(value))
+      throw new RangeError(`${name}: unknown congestion control ${JSON.stringify(value)} (known: ${CONGESTION_CONTROLS.join(', ')})`);
   },
   allowClientCongestionControl: isBoolean,
   records: (value, name) => {
@@ -100,7 +112,8 @@ const PACING_OPTION_CHECKS: OptionChecks<SammyPacingOptions> = {
   logger: isLogger,
   metrics: (value, name) => {
     if (typeof value === 'boolean') return;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`${name} must be true, false or { registry }, got ${describeValue(value)}`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new TypeError(`${name} must be true, false or { registry }, got ${describeValue(value)}`);
     checkOptions(name, value, METRICS_OPTION_CHECKS);
   },
 };
@@ -119,9 +132,11 @@ export function resolveOptions(input: SammyPacingOptions): ResolvedOptions {
     throw new RangeError(`sammyPacing: progressTimeoutMs must be a positive number of ms, got ${progressTimeoutMs}`);
   }
   const minReadKbps = options.minReadKbps ?? DEFAULT_MIN_READ_KBPS;
-  if (!Number.isFinite(minReadKbps) || minReadKbps < 0) throw new RangeError(`sammyPacing: minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
+  if (!Number.isFinite(minReadKbps) || minReadKbps < 0)
+    throw new RangeError(`sammyPacing: minReadKbps must be a non-negative number of kbps, got ${minReadKbps}`);
   const userspaceBurstMs = options.userspaceBurstMs ?? DEFAULT_BURST_MS;
-  if (!Number.isFinite(userspaceBurstMs) || userspaceBurstMs <= 0) throw new RangeError(`sammyPacing: userspaceBurstMs must be a positive number of ms, got ${userspaceBurstMs}`);
+  if (!Number.isFinite(userspaceBurstMs) || userspaceBurstMs <= 0)
+    throw new RangeError(`sammyPacing: userspaceBurstMs must be a positive number of ms, got ${userspaceBurstMs}`);
   const records = options.records instanceof DeliveryRecordLog ? options.records : new DeliveryRecordLog(options.records);
   const congestionControl = options.congestionControl ?? undefined;
   const resolved = resolvePacingMechanism(options.mechanism ?? 'auto');

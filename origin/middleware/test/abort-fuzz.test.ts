@@ -69,36 +69,49 @@ describe.each(['kernel', 'userspace'] as const)('abort fuzz, %s pacing', (mechan
   it.each([
     ['paced', true],
     ['unpaced', false],
-  ] as const)(`${ABORTS_PER_CASE} %s responses aborted at random points: all recorded aborted, none over-counted`, async (_name, paced) => {
-    const random = seededRandom(SEED + (paced ? 1 : 0) + (mechanism === 'kernel' ? 0 : 2));
-    const firstRequest = requests;
-    const known = new Set(origin.pacing.records.list().map((r) => r.id));
-    const outcomes: Outcome[] = [];
-    for (let done = 0; done < ABORTS_PER_CASE; done += CONCURRENT) {
-      const batch = Array.from({ length: Math.min(CONCURRENT, ABORTS_PER_CASE - done) }, () => abortOnce(origin.port, random, paced));
-      outcomes.push(...(await Promise.all(batch)));
-    }
-    await waitFor(async () => origin.pacing.activeResponses === 0 && (await serverConnections(origin)) === 0, 15_000);
+  ] as const)(
+    `${ABORTS_PER_CASE} %s responses aborted at random points: all recorded aborted, none over-counted`,
+    async (_name, paced) => {
+      const random = seededRandom(SEED + (paced ? 1 : 0) + (mechanism === 'kernel' ? 0 : 2));
+      const firstRequest = requests;
+      const known = new Set(origin.pacing.records.list().map((r) => r.id));
+      const outcomes: Outcome[] = [];
+      for (let done = 0; done < ABORTS_PER_CASE; done += CONCURRENT) {
+        const batch = Array.from({ length: Math.min(CONCURRENT, ABORTS_PER_CASE - done) }, () => abortOnce(origin.port, random, paced));
+        outcomes.push(...(await Promise.all(batch)));
+      }
+      await waitFor(async () => origin.pacing.activeResponses === 0 && (await serverConnections(origin)) === 0, 15_000);
 
-    const records = origin.pacing.records.list().filter((r) => !known.has(r.id));
-    expect(records.length).toBe(requests - firstRequest);
-    const byId = new Map(outcomes.filter((o) => o.recordId !== undefined).map((o) => [o.recordId!, o]));
-    let worstExcess = -Infinity;
-    const under: number[] = [];
-    let exact = 0;
-    for (const record of records) {
-      expect(record, `record ${record.id}`).toMatchObject({ aborted: true, endReason: 'closed', path: PATH, mechanism: paced ? mechanism : 'none' });
-      expect(record.bytes).toBeLessThanOrEqual(record.bytesWritten);
-      // A record whose client saw no head belongs to an abort with no body received.
-      const kernelBody = byId.get(record.id)?.kernelBody ?? 0;
-      worstExcess = Math.max(worstExcess, record.bytes - kernelBody);
-      under.push(kernelBody - record.bytes);
-      if (record.bytesExact) exact++;
-      expect(record.bytes, `record ${record.id}: client kernel had ${kernelBody} body bytes`).toBeLessThanOrEqual(kernelBody + RACE_SLACK_BYTES);
-    }
-    console.info(`${mechanism} ${paced ? 'paced' : 'unpaced'}: ${records.length} aborted records, bytes vs the client kernel's: worst over ${worstExcess}, worst under ${Math.max(...under)} (received, not yet acknowledged); exact ${exact}`);
+      const records = origin.pacing.records.list().filter((r) => !known.has(r.id));
+      expect(records.length).toBe(requests - firstRequest);
+      const byId = new Map(outcomes.filter((o) => o.recordId !== undefined).map((o) => [o.recordId!, o]));
+      let worstExcess = -Infinity;
+      const under: number[] = [];
+      let exact = 0;
+      for (const record of records) {
+        expect(record, `record ${record.id}`).toMatchObject({
+          aborted: true,
+          endReason: 'closed',
+          path: PATH,
+          mechanism: paced ? mechanism : 'none',
+        });
+        expect(record.bytes).toBeLessThanOrEqual(record.bytesWritten);
+        // A record whose client saw no head belongs to an abort with no body received.
+        const kernelBody = byId.get(record.id)?.kernelBody ?? 0;
+        worstExcess = Math.max(worstExcess, record.bytes - kernelBody);
+        under.push(kernelBody - record.bytes);
+        if (record.bytesExact) exact++;
+        expect(record.bytes, `record ${record.id}: client kernel had ${kernelBody} body bytes`).toBeLessThanOrEqual(
+          kernelBody + RACE_SLACK_BYTES,
+        );
+      }
+      console.info(
+        `${mechanism} ${paced ? 'paced' : 'unpaced'}: ${records.length} aborted records, bytes vs the client kernel's: worst over ${worstExcess}, worst under ${Math.max(...under)} (received, not yet acknowledged); exact ${exact}`,
+      );
 
-    const after = await get(origin, '/media/test/manifest.mpd');
-    expect(after.status).toBe(200);
-  }, 60_000);
+      const after = await get(origin, '/media/test/manifest.mpd');
+      expect(after.status).toBe(200);
+    },
+    60_000,
+  );
 });

@@ -129,9 +129,9 @@ describe('malformed requests', () => {
   });
 
   it('a head larger than the limit is answered 431', async () => {
-    const res = await get(origin, '/media/manifest.mpd', { headers: { 'CMCD-Session': `sid="${'a'.repeat(DEFAULT_MAX_HEADER_BYTES)}"` } }).catch(
-      (err: Error) => err,
-    );
+    const res = await get(origin, '/media/manifest.mpd', {
+      headers: { 'CMCD-Session': `sid="${'a'.repeat(DEFAULT_MAX_HEADER_BYTES)}"` },
+    }).catch((err: Error) => err);
     // Node answers 431 and closes; the client may see the answer or the reset, depending on timing.
     if (!(res instanceof Error)) expect(res.status).toBe(431);
     await expectStillServing();

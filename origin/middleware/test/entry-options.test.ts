@@ -31,7 +31,12 @@ describe('options of every public entry', () => {
         ['sammyPacing', pacing({ minPaceKpbs: 2000 }), 'minPaceKpbs', 'minPaceKbps'],
         ['sammyPacing: metrics', pacing({ metrics: { registy: registry } }), 'registy', 'registry'],
         ['sammyRecords', () => sammyRecords(new DeliveryRecordLog(), { maxSubscriber: 3 } as never), 'maxSubscriber', 'maxSubscribers'],
-        ['sammyMetricsEndpoint', () => sammyMetricsEndpoint(withMetrics.metrics!, { allowedHost: ['a.example'] } as never), 'allowedHost', 'allowedHosts'],
+        [
+          'sammyMetricsEndpoint',
+          () => sammyMetricsEndpoint(withMetrics.metrics!, { allowedHost: ['a.example'] } as never),
+          'allowedHost',
+          'allowedHosts',
+        ],
       ];
       for (const [entry, make, key, nearest] of cases) {
         const err = thrown(make);
@@ -48,7 +53,9 @@ describe('options of every public entry', () => {
     const err = thrown(() => sammyPacing('cubic' as never));
     expect(err).toBeInstanceOf(TypeError);
     expect(err.message).toBe('sammyPacing: options must be an object, got string "cubic"');
-    expect(thrown(() => sammyRecords(new DeliveryRecordLog(), 16 as never)).message).toBe('sammyRecords: options must be an object, got number 16');
+    expect(thrown(() => sammyRecords(new DeliveryRecordLog(), 16 as never)).message).toBe(
+      'sammyRecords: options must be an object, got number 16',
+    );
   });
 
   it('a value of the wrong type is a TypeError naming the type; a right type that cannot work a RangeError', () => {
@@ -57,12 +64,16 @@ describe('options of every public entry', () => {
     expect(fast.message).toBe('sammyPacing: maxPaceKbps must be a number, got string "fast"');
     expect(thrown(pacing({ maxPaceKbps: 0 }))).toBeInstanceOf(RangeError);
     expect(thrown(pacing({ allowClientCongestionControl: 'yes' }))).toBeInstanceOf(TypeError);
-    expect(thrown(pacing({ logger: { info() {} } })).message).toMatch(/^sammyPacing: logger must be an object with info, warn and debug functions/);
-    expect(thrown(pacing({ records: '1000' })).message).toBe('sammyPacing: records must be a DeliveryRecordLog or a capacity (a number), got string "1000"');
+    expect(thrown(pacing({ logger: { info() {} } })).message).toMatch(
+      /^sammyPacing: logger must be an object with info, warn and debug functions/,
+    );
+    expect(thrown(pacing({ records: '1000' })).message).toBe(
+      'sammyPacing: records must be a DeliveryRecordLog or a capacity (a number), got string "1000"',
+    );
     expect(thrown(pacing({ userspaceBurstMs: -1 }))).toBeInstanceOf(RangeError);
     expect(thrown(() => sammyRecords(new DeliveryRecordLog(), { maxSubscribers: '16' } as never))).toBeInstanceOf(TypeError);
     expect(thrown(() => sammyRecords(new DeliveryRecordLog(), { allowedHosts: 'origin.example' } as never)).message).toBe(
-      "sammyRecords: allowedHosts must be an array of host names or 'any', got string \"origin.example\"",
+      'sammyRecords: allowedHosts must be an array of host names or \'any\', got string "origin.example"',
     );
   });
 
@@ -72,7 +83,9 @@ describe('options of every public entry', () => {
     expect(cc.message).toBe('sammyPacing: congestionControl: unknown congestion control "fastest" (known: cubic, reno, bbr)');
     expect(thrown(pacing({ congestionControl: 1 }))).toBeInstanceOf(TypeError);
     expect(thrown(pacing({ mechanism: 'off' }))).toBeInstanceOf(RangeError);
-    expect(thrown(pacing({ mechanism: true })).message).toBe('sammyPacing: mechanism must be a string, one of auto, kernel, userspace, none; got boolean true');
+    expect(thrown(pacing({ mechanism: true })).message).toBe(
+      'sammyPacing: mechanism must be a string, one of auto, kernel, userspace, none; got boolean true',
+    );
   });
 
   it('null is an unset option, as the defaults read it', () => {
@@ -81,7 +94,9 @@ describe('options of every public entry', () => {
   });
 
   it('what an entry takes besides options is checked too', () => {
-    expect(thrown(() => sammyRecords(undefined as never)).message).toBe('sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got undefined');
+    expect(thrown(() => sammyRecords(undefined as never)).message).toBe(
+      'sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got undefined',
+    );
     // pacing.metrics is undefined unless sammyPacing({ metrics: true }): the usual mistake.
     expect(thrown(() => sammyMetricsEndpoint(undefined as never)).message).toBe(
       'sammyMetricsEndpoint: metrics must be sammyPacing({ metrics: true }).metrics, got undefined',

@@ -42,7 +42,11 @@ it('a new connection with 64 KB segments: the whole body at its rtp, from the re
     expectPacedAt(res.rateKbps, RTP_KBPS);
     const id = parseServerTiming(String(res.headers['server-timing'])).recordId;
     await waitFor(() => pacing.activeResponses === 0);
-    expect(pacing.records.list().find((r) => r.id === id)).toMatchObject({ mechanism: 'kernel', endReason: 'delivered', bytes: BODY.length });
+    expect(pacing.records.list().find((r) => r.id === id)).toMatchObject({
+      mechanism: 'kernel',
+      endReason: 'delivered',
+      bytes: BODY.length,
+    });
   } finally {
     pacing.close();
     server.closeAllConnections();

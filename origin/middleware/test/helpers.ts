@@ -119,23 +119,27 @@ export interface FetchOptions {
 export function get(origin: Pick<RunningOrigin, 'url'>, path: string, opts: FetchOptions = {}): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const sentAt = performance.now();
-    const req = request(`${origin.url}${path}`, { agent: opts.agent ?? false, headers: opts.headers, method: opts.method ?? 'GET' }, (res) => {
-      const localPort = res.socket.localPort ?? 0;
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const ms = performance.now() - sentAt;
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body,
-          rateKbps: ms > 0 ? (body.length * 8) / ms : Infinity,
-          localPort,
+    const req = request(
+      `${origin.url}${path}`,
+      { agent: opts.agent ?? false, headers: opts.headers, method: opts.method ?? 'GET' },
+      (res) => {
+        const localPort = res.socket.localPort ?? 0;
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const ms = performance.now() - sentAt;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            rateKbps: ms > 0 ? (body.length * 8) / ms : Infinity,
+            localPort,
+          });
         });
-      });
-      res.on('error', reject);
-    });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -173,7 +177,9 @@ export function relativeError(achieved: number, requested: number): number {
 }
 
 /** Open connections of an origin's server (node:http's or node:http2's). */
-export function serverConnections(origin: { server: { getConnections(cb: (err: Error | null, count: number) => void): unknown } }): Promise<number> {
+export function serverConnections(origin: {
+  server: { getConnections(cb: (err: Error | null, count: number) => void): unknown };
+}): Promise<number> {
   return new Promise((resolve, reject) => origin.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 }
 

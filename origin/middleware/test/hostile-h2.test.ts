@@ -9,7 +9,21 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { kbpsToBytesPerSecond, type DeliveryRecord } from 'sammy-pacing-protocol';
 import { bodyBytesFor, cmcdQuery, LOOPBACK_TSO_BYTES, makeMediaDir, expectPacedAt, waitFor } from './helpers.js';
 import { h2Connect, h2Get, sendGateAt, startH2Origin, type H2Origin } from './http2-helpers.js';
-import { ERROR_CODE, FLAG, FRAME, frame, getHeaders, headerBlock, openFdsTo, ping, rawH2, rstStream, SETTING, windowUpdate, type RawH2Session } from './raw-h2.js';
+import {
+  ERROR_CODE,
+  FLAG,
+  FRAME,
+  frame,
+  getHeaders,
+  headerBlock,
+  openFdsTo,
+  ping,
+  rawH2,
+  rstStream,
+  SETTING,
+  windowUpdate,
+  type RawH2Session,
+} from './raw-h2.js';
 
 const media = makeMediaDir([8000]);
 afterAll(() => media.remove());
@@ -73,7 +87,9 @@ describe.each(['kernel', 'userspace'] as const)('hostile HTTP/2 clients (%s paci
     s.write(...chunks);
     await sleep(500);
     // Before the fix: 50-100 fds on these files, open for good (on-finished never heard the reset).
-    await waitFor(async () => (await mediaFds()) === 0, 5000).catch(async () => expect(await mediaFds(), 'files still open with the session alive').toBe(0));
+    await waitFor(async () => (await mediaFds()) === 0, 5000).catch(async () =>
+      expect(await mediaFds(), 'files still open with the session alive').toBe(0),
+    );
     s.destroy();
     await waitFor(() => origin.pacing.activeResponses === 0, 5000);
     expect(await mediaFds()).toBe(0);
@@ -125,7 +141,9 @@ describe.each(['kernel', 'userspace'] as const)('hostile HTTP/2 clients (%s paci
         await sleep(150);
       }
     })();
-    await waitFor(() => s.streams.get(shut)?.rstCode !== undefined || s.isClosed(), 12_000).catch(() => expect(s.streams.get(shut)).toMatchObject({ rstCode: ERROR_CODE.CANCEL }));
+    await waitFor(() => s.streams.get(shut)?.rstCode !== undefined || s.isClosed(), 12_000).catch(() =>
+      expect(s.streams.get(shut)).toMatchObject({ rstCode: ERROR_CODE.CANCEL }),
+    );
     expect(s.isClosed(), 'the session stays').toBe(false);
     expect(s.streams.get(shut)?.rstCode).toBe(ERROR_CODE.CANCEL);
     await fed;
@@ -143,15 +161,25 @@ describe.each(['kernel', 'userspace'] as const)('hostile HTTP/2 clients (%s paci
     // file is answered 405 without a body by serve-static at once: answered inside Node's read of the
     // HEADERS, the stream was closed before nghttp2 read the DATA, which it then ignored.
     const id = s.nextStreamId();
-    const post = headerBlock([[':method', 'POST'], [':scheme', 'https'], [':authority', 'localhost'], [':path', `${SEGMENT}?${cmcdQuery(8000, 'v')}`]]);
-    s.write(frame(FRAME.HEADERS, FLAG.END_STREAM | FLAG.END_HEADERS, id, post), frame(FRAME.DATA, FLAG.END_STREAM, id, Buffer.from('test')));
+    const post = headerBlock([
+      [':method', 'POST'],
+      [':scheme', 'https'],
+      [':authority', 'localhost'],
+      [':path', `${SEGMENT}?${cmcdQuery(8000, 'v')}`],
+    ]);
+    s.write(
+      frame(FRAME.HEADERS, FLAG.END_STREAM | FLAG.END_HEADERS, id, post),
+      frame(FRAME.DATA, FLAG.END_STREAM, id, Buffer.from('test')),
+    );
     await waitFor(() => s.streams.get(id)?.rstCode !== undefined || s.goaway !== undefined || s.isClosed(), 3000).catch(() => undefined);
     const code = s.streams.get(id)?.rstCode ?? s.goaway?.code;
     expect(code, `RST_STREAM or GOAWAY code (stream: ${JSON.stringify(s.streams.get(id))})`).toBe(ERROR_CODE.STREAM_CLOSED);
     // The client leaves. Before: a session that had sent GOAWAY read its socket no more, never heard
     // the FIN, and held the socket and the response for good (the server could not even close).
     s.destroy();
-    await waitFor(() => origin.pacing.activeResponses === 0, 5000).catch(() => expect(origin.pacing.activeResponses, 'responses held after the client left').toBe(0));
+    await waitFor(() => origin.pacing.activeResponses === 0, 5000).catch(() =>
+      expect(origin.pacing.activeResponses, 'responses held after the client left').toBe(0),
+    );
     await expectServedAtRtp(origin);
   });
 

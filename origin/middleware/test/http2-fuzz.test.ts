@@ -173,8 +173,14 @@ describe.each(['kernel', 'userspace'] as const)('HTTP/2 fuzz, %s pacing', (mecha
         const record = byId.get(o.recordId!);
         expect(record, `record ${o.recordId} of ${o.path}`).toBeDefined();
         expect(record!.bytesWritten).toBe(o.got);
-        if (o.fate === 'stay') expect(record, `record ${o.recordId} of ${o.path}, read whole`).toMatchObject({ endReason: 'delivered', aborted: false, bytes: o.got });
-        else expect(['delivered', 'closed'], `record ${o.recordId} of ${o.path}, read whole, session ${o.fate}`).toContain(record!.endReason);
+        if (o.fate === 'stay')
+          expect(record, `record ${o.recordId} of ${o.path}, read whole`).toMatchObject({
+            endReason: 'delivered',
+            aborted: false,
+            bytes: o.got,
+          });
+        else
+          expect(['delivered', 'closed'], `record ${o.recordId} of ${o.path}, read whole, session ${o.fate}`).toContain(record!.endReason);
       }
       const tally = (a: Action) => outcomes.filter((o) => o.action === a).length;
       console.info(
@@ -185,7 +191,11 @@ describe.each(['kernel', 'userspace'] as const)('HTTP/2 fuzz, %s pacing', (mecha
       // Nothing left: no timer, no socket beyond those before.
       await waitFor(() => {
         const after = activeResources();
-        return (after.Timeout ?? 0) <= (before.Timeout ?? 0) && (after.TLSWrap ?? 0) <= (before.TLSWrap ?? 0) && (after.TCPSocketWrap ?? 0) <= (before.TCPSocketWrap ?? 0);
+        return (
+          (after.Timeout ?? 0) <= (before.Timeout ?? 0) &&
+          (after.TLSWrap ?? 0) <= (before.TLSWrap ?? 0) &&
+          (after.TCPSocketWrap ?? 0) <= (before.TCPSocketWrap ?? 0)
+        );
       }, 10_000).catch(() => {
         throw new Error(`handles left: before ${JSON.stringify(before)}, after ${JSON.stringify(activeResources())}`);
       });

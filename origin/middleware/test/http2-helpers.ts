@@ -32,7 +32,15 @@ function testCertificate() {
   return (certificate ??= generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   }) as Promise<{ private: string; cert: string }>);
 }
 
@@ -99,7 +107,10 @@ export const BROWSER_CONNECTION_WINDOW = 15 * 1024 * 1024;
 /** A session with Chromium's windows, or (`nodeWindows`) Node's 64 KB ones: a client whose streams stay mid-transfer at the HTTP/2 level. */
 export function h2Connect(origin: Pick<H2Origin, 'url' | 'cert'>, opts: { nodeWindows?: boolean } = {}): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
-    const session = connect(origin.url, { ca: origin.cert, settings: opts.nodeWindows ? {} : { initialWindowSize: BROWSER_STREAM_WINDOW } });
+    const session = connect(origin.url, {
+      ca: origin.cert,
+      settings: opts.nodeWindows ? {} : { initialWindowSize: BROWSER_STREAM_WINDOW },
+    });
     session.once('connect', () => {
       if (!opts.nodeWindows) session.setLocalWindowSize(BROWSER_CONNECTION_WINDOW);
       resolve(session);
@@ -187,7 +198,15 @@ export function h2Get(session: ClientHttp2Session, path: string, headers: Record
     stream.on('end', () => {
       const lastByteAt = performance.now();
       const ms = lastByteAt - sentAt;
-      resolve({ status, headers: responseHeaders, bytes, firstByteMs: firstByteAt - sentAt, lastByteAt, sentAt, rateKbps: ms > 0 ? (bytes * 8) / ms : Infinity });
+      resolve({
+        status,
+        headers: responseHeaders,
+        bytes,
+        firstByteMs: firstByteAt - sentAt,
+        lastByteAt,
+        sentAt,
+        rateKbps: ms > 0 ? (bytes * 8) / ms : Infinity,
+      });
     });
     stream.on('error', reject);
     stream.end();

@@ -33,7 +33,6 @@ function recordOf(origin: H2Origin, serverTiming: unknown): Promise<DeliveryReco
   return waitFor(() => (found = origin.pacing.records.list().find((r) => r.id === id)) !== undefined, 10_000).then(() => found!);
 }
 
-
 /** The send gate at the video's pace, bytes, and the time the pace takes to send it. */
 const { bytes: GATE_BYTES, ms: GATE_MS } = sendGateAt(VIDEO_KBPS);
 
@@ -59,9 +58,22 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     expect(res.bytes).toBe(bodyBytesFor(VIDEO_KBPS));
     expectPacedAt(res.rateKbps, VIDEO_KBPS);
     const report = parseServerTiming(String(res.headers['server-timing']));
-    expect(report).toMatchObject({ requestedRtpKbps: VIDEO_KBPS, appliedPaceKbps: VIDEO_KBPS, mechanism: 'kernel', sharedConnection: { reason: 'own' } });
+    expect(report).toMatchObject({
+      requestedRtpKbps: VIDEO_KBPS,
+      appliedPaceKbps: VIDEO_KBPS,
+      mechanism: 'kernel',
+      sharedConnection: { reason: 'own' },
+    });
     const record = await recordOf(origin, res.headers['server-timing']);
-    expect(record).toMatchObject({ httpVersion: '2', objectType: 'v', paceReason: 'own', endReason: 'delivered', aborted: false, bytes: res.bytes, bytesExact: true });
+    expect(record).toMatchObject({
+      httpVersion: '2',
+      objectType: 'v',
+      paceReason: 'own',
+      endReason: 'delivered',
+      aborted: false,
+      bytes: res.bytes,
+      bytesExact: true,
+    });
     expect(relativeError(record.achievedKbps ?? NaN, res.rateKbps)).toBeLessThan(0.1);
   });
 
@@ -102,7 +114,10 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     const slow = h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
     await sleep(200);
     const fast = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
-    expect(parseServerTiming(String(fast.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'raised' } });
+    expect(parseServerTiming(String(fast.headers['server-timing']))).toMatchObject({
+      appliedPaceKbps: VIDEO_KBPS,
+      sharedConnection: { reason: 'raised' },
+    });
     await slow;
   });
 
@@ -112,10 +127,16 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     await sleep(700);
     const manifest = await h2Get(session, '/media/test/manifest.mpd', { 'cmcd-object': 'ot=m' });
     const seg = await segment;
-    expect(parseServerTiming(String(manifest.headers['server-timing']))).toMatchObject({ appliedPaceKbps: VIDEO_KBPS, sharedConnection: { reason: 'kept' } });
+    expect(parseServerTiming(String(manifest.headers['server-timing']))).toMatchObject({
+      appliedPaceKbps: VIDEO_KBPS,
+      sharedConnection: { reason: 'kept' },
+    });
     // Its response queues behind what the connection holds unsent (at most the gate) at the pace.
     const waited = manifest.firstByteMs;
-    expect(waited, `the manifest's first byte, ${waited.toFixed(0)} ms after its request (the gate: ${GATE_MS.toFixed(0)} ms at the pace)`).toBeLessThan(3 * GATE_MS);
+    expect(
+      waited,
+      `the manifest's first byte, ${waited.toFixed(0)} ms after its request (the gate: ${GATE_MS.toFixed(0)} ms at the pace)`,
+    ).toBeLessThan(3 * GATE_MS);
     // And the gate costs the paced segment nothing.
     expectPacedAt(seg.rateKbps, VIDEO_KBPS);
   });
@@ -125,11 +146,16 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     await sleep(300);
     const seeked = await h2Get(session, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
     const left = await old;
-    expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own', concurrent: 1 } });
+    expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({
+      mechanism: 'none',
+      sharedConnection: { reason: 'own', concurrent: 1 },
+    });
     expect((await recordOf(origin, seeked.headers['server-timing'])).appliedPaceKbps).toBeUndefined();
     // The new position's 40 Mbit/s segment arrives far faster than the old pace, and takes the rest of the old one with it.
     expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
-    expect(left.rateKbps, `the old segment, unpaced once the new one arrived: ${left.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 1.3);
+    expect(left.rateKbps, `the old segment, unpaced once the new one arrived: ${left.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(
+      VIDEO_KBPS * 1.3,
+    );
   });
 
   it('(2) a seek that resets the paced stream: the server hears it at once, drops the bytes it still held, and sends the next media segment without rtp unpaced', async () => {
@@ -139,14 +165,23 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
       // CANCEL, as a browser's player aborting its download on a seek, once a send buffer would be full.
       const { received } = await h2Reset(s, `${long}?${cmcdQuery(VIDEO_KBPS, 'v')}`, 600_000);
       const seeked = await h2Get(s, '/media/test/seg-40000.m4s', { 'cmcd-object': 'ot=v' });
-      expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own' } });
+      expect(parseServerTiming(String(seeked.headers['server-timing']))).toMatchObject({
+        mechanism: 'none',
+        sharedConnection: { reason: 'own' },
+      });
       expect(seeked.rateKbps, `the new segment, ${seeked.rateKbps.toFixed(0)} kbps`).toBeGreaterThan(VIDEO_KBPS * 3);
       // The reset stream's bytes still in the server were dropped, not sent: it had handed the
       // connection little more than the client got (without the gate: its whole send buffer, ~2 MB).
       const { connectionId } = await recordOf(origin, seeked.headers['server-timing']);
       let cut: DeliveryRecord | undefined;
-      await waitFor(() => (cut = origin.pacing.records.list().find((r) => r.connectionId === connectionId && r.path === long && r.aborted)) !== undefined, 10_000);
-      expect(cut!.bytesWritten - received, `bytes handed to the connection beyond the ${received} the client got`).toBeLessThanOrEqual(2 * GATE_BYTES);
+      await waitFor(
+        () =>
+          (cut = origin.pacing.records.list().find((r) => r.connectionId === connectionId && r.path === long && r.aborted)) !== undefined,
+        10_000,
+      );
+      expect(cut!.bytesWritten - received, `bytes handed to the connection beyond the ${received} the client got`).toBeLessThanOrEqual(
+        2 * GATE_BYTES,
+      );
       // And it heard the reset and the request at once: Node reads nothing while a write to a full
       // paced send buffer is unfinished (0–0.6 s without the gate).
       const waited = seeked.firstByteMs;
@@ -160,7 +195,10 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     const paced = await h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS, 'v')}`);
     await recordOf(origin, paced.headers['server-timing']); // delivered: the connection is idle again
     const unpaced = await h2Get(session, '/media/test/seg-40000.m4s');
-    expect(parseServerTiming(String(unpaced.headers['server-timing']))).toMatchObject({ mechanism: 'none', sharedConnection: { reason: 'own', concurrent: 0 } });
+    expect(parseServerTiming(String(unpaced.headers['server-timing']))).toMatchObject({
+      mechanism: 'none',
+      sharedConnection: { reason: 'own', concurrent: 0 },
+    });
     expect(unpaced.rateKbps, 'unpaced, far faster than the old pace').toBeGreaterThan(VIDEO_KBPS * 3);
     await recordOf(origin, unpaced.headers['server-timing']);
     const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
@@ -174,7 +212,10 @@ describe('HTTP/2: one pace per connection, shared by its streams', () => {
     const untracked = h2Get(session, '/untracked');
     await sleep(200);
     const lower = await h2Get(session, `/media/test/seg-2000.m4s?${cmcdQuery(2000, 'v')}`);
-    expect(parseServerTiming(String(lower.headers['server-timing']))).toMatchObject({ appliedPaceKbps: 2000, sharedConnection: { reason: 'own' } });
+    expect(parseServerTiming(String(lower.headers['server-timing']))).toMatchObject({
+      appliedPaceKbps: 2000,
+      sharedConnection: { reason: 'own' },
+    });
     await untracked;
   });
 });
@@ -249,10 +290,7 @@ describe('HTTP/2: bad input, aborts and floods', () => {
       // Its window spent, the rest of what the server handed it waits in Node.
       await sleep(500);
       const pacedMs = (bodyBytesFor(VIDEO_KBPS) * 8) / VIDEO_KBPS;
-      const other = await Promise.race([
-        h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`),
-        sleep(3 * pacedMs, undefined),
-      ]);
+      const other = await Promise.race([h2Get(session, `${video}?${cmcdQuery(VIDEO_KBPS)}`), sleep(3 * pacedMs, undefined)]);
       expect(other, `a paced segment on the same session within 3× its ${pacedMs} ms at the pace, the other stream unread`).toBeDefined();
       expect(other!.status).toBe(200);
       expect(other!.bytes).toBe(bodyBytesFor(VIDEO_KBPS));
@@ -266,7 +304,11 @@ describe('HTTP/2: bad input, aborts and floods', () => {
       await ended;
       expect(got).toBe(bodyBytesFor(VIDEO_KBPS, 4));
       await waitFor(() => origin.pacing.records.list().some((r) => r.id === id), 10_000);
-      expect(origin.pacing.records.list().find((r) => r.id === id)).toMatchObject({ endReason: 'delivered', aborted: false, bytes: bodyBytesFor(VIDEO_KBPS, 4) });
+      expect(origin.pacing.records.list().find((r) => r.id === id)).toMatchObject({
+        endReason: 'delivered',
+        aborted: false,
+        bytes: bodyBytesFor(VIDEO_KBPS, 4),
+      });
     } finally {
       // Not close(): a failed case leaves the unread stream open, and close() would wait for it.
       session.destroy();
@@ -275,7 +317,9 @@ describe('HTTP/2: bad input, aborts and floods', () => {
 
   it('a client that opens 1000 streams at once: the server serves it and others, and tracks nothing afterwards', async () => {
     const flood = await h2Connect(origin);
-    const results = await Promise.allSettled(Array.from({ length: 1000 }, () => h2Get(flood, `/media/test/manifest.mpd?${cmcdQuery(4000)}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 1000 }, () => h2Get(flood, `/media/test/manifest.mpd?${cmcdQuery(4000)}`)),
+    );
     const ok = results.filter((r) => r.status === 'fulfilled' && r.value.status === 200).length;
     // Beyond the server's concurrent-stream limit a stream may be refused; none may be a server error.
     for (const r of results) if (r.status === 'fulfilled') expect(r.value.status).toBe(200);
@@ -295,7 +339,10 @@ describe('HTTP/2: bad input, aborts and floods', () => {
       session.destroy();
       const id = parseServerTiming(String(res.headers['server-timing'])).recordId;
       await waitFor(() => origin.pacing.records.list().some((r) => r.id === id), 10_000);
-      expect(origin.pacing.records.list().find((r) => r.id === id), `round ${i}`).toMatchObject({ endReason: 'delivered', aborted: false, bytes: res.bytes, bytesExact: true });
+      expect(
+        origin.pacing.records.list().find((r) => r.id === id),
+        `round ${i}`,
+      ).toMatchObject({ endReason: 'delivered', aborted: false, bytes: res.bytes, bytesExact: true });
     }
   });
 

@@ -70,12 +70,18 @@ describe('metrics over HTTP/1.1, kernel pacing', () => {
       raw.socket.destroy();
       await waitFor(() => origin.pacing.activeResponses === 0, 5000);
 
-      const responses = (mechanism: string, end_reason: string) => sample(registry, 'sammy_responses_total', { mechanism, end_reason, http_version: '1.1' });
+      const responses = (mechanism: string, end_reason: string) =>
+        sample(registry, 'sammy_responses_total', { mechanism, end_reason, http_version: '1.1' });
       // 3 segments, the floor-clamped and the ceiling-clamped manifests
       expect(await responses('kernel', 'delivered')).toBe(5);
       expect(await responses('none', 'delivered')).toBe(4);
       expect(await responses('kernel', 'stalled')).toBe(1);
-      for (const [reason, n] of [['rtp_absent', 1], ['rtp_not_a_number', 1], ['rtp_not_positive', 1], ['cmcd_too_large', 1]] as const) {
+      for (const [reason, n] of [
+        ['rtp_absent', 1],
+        ['rtp_not_a_number', 1],
+        ['rtp_not_positive', 1],
+        ['cmcd_too_large', 1],
+      ] as const) {
         expect(await sample(registry, 'sammy_unpaced_responses_total', { reason }), reason).toBe(n);
       }
       expect(await sample(registry, 'sammy_rtp_ignored_total', { reason: 'rtp_not_a_number' })).toBe(1);
@@ -85,7 +91,9 @@ describe('metrics over HTTP/1.1, kernel pacing', () => {
       // Requested: 3 × 2000, 1, 5 000 000, 40 000 kbps; applied: the same but clamped (1024, 1 000 000), in bytes/s.
       expect(await sample(registry, 'sammy_requested_rtp_bytes_per_second_count')).toBe(6);
       expect(await sample(registry, 'sammy_requested_rtp_bytes_per_second_sum')).toBe((3 * PACED_KBPS + 1 + 5_000_000 + 40000) * 125);
-      expect(await sample(registry, 'sammy_applied_pace_bytes_per_second_sum', { mechanism: 'kernel' })).toBe((3 * PACED_KBPS + 1024 + 1_000_000 + 40000) * 125);
+      expect(await sample(registry, 'sammy_applied_pace_bytes_per_second_sum', { mechanism: 'kernel' })).toBe(
+        (3 * PACED_KBPS + 1024 + 1_000_000 + 40000) * 125,
+      );
       // Only the three segments are long enough for the ratio; none was more than 10 % fast.
       expect(SEGMENT_BYTES).toBeGreaterThanOrEqual(MIN_RATIO_BYTES);
       expect(await sample(registry, 'sammy_delivery_pace_ratio_count', { mechanism: 'kernel' })).toBe(3);
@@ -177,14 +185,15 @@ describe('the /metrics endpoint', () => {
       expect(await sample(registry, 'sammy_unpaced_responses_total', { reason: 'rtp_absent' })).toBe(2);
     } finally {
       for (const pacing of [one, two]) pacing.close();
-      for (const server of servers) server.closeAllConnections(), server.close();
+      for (const server of servers) (server.closeAllConnections(), server.close());
     }
   });
 
   it('without prom-client installed, enabling metrics throws saying what to install; without metrics nothing needs it', () => {
     // The built package in a folder of its own whose node_modules has its dependencies but not prom-client.
     const root = fileURLToPath(new URL('../../../', import.meta.url));
-    if (!existsSync(join(root, 'origin/middleware/dist/index.js'))) throw new Error('build the package first: npm run build -w sammy-pacing-express');
+    if (!existsSync(join(root, 'origin/middleware/dist/index.js')))
+      throw new Error('build the package first: npm run build -w sammy-pacing-express');
     const dir = mkdtempSync(join(tmpdir(), 'sammy-no-prom-'));
     try {
       const pkg = join(dir, 'node_modules', 'sammy-pacing-express');

@@ -22,11 +22,11 @@ describe('sammyPacing options', () => {
     expect(make({ congestionControl: 'fastest' })).toThrow(/unknown congestion control "fastest"/);
   });
 
-  it('refuses metrics it cannot serve: not true/false/{ registry }, or a registry that is not prom-client\'s', () => {
+  it("refuses metrics it cannot serve: not true/false/{ registry }, or a registry that is not prom-client's", () => {
     expect(make({ metrics: 'yes' as never })).toThrow(/metrics must be true, false or \{ registry \}/);
-    expect(make({ metrics: { registry: { registerMetric() {}, getSingleMetric() {}, metrics: async () => '', contentType: 'text/plain' } } })).toThrow(
-      /metrics.registry must be a Registry of the prom-client/,
-    );
+    expect(
+      make({ metrics: { registry: { registerMetric() {}, getSingleMetric() {}, metrics: async () => '', contentType: 'text/plain' } } }),
+    ).toThrow(/metrics.registry must be a Registry of the prom-client/);
   });
 
   it("takes 'none' and reports it as the mechanism", () => {

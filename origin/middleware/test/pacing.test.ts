@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'node:http';
 import { parseServerTiming, type DeliveryRecord } from 'sammy-pacing-protocol';
 import type { RunningOrigin } from './helpers.js';
-import { bodyBytesFor, cmcdQuery, get, makeMediaDir, expectPacedAt, PACING_TOLERANCE, relativeError, startTestOrigin, waitFor, warmAgent } from './helpers.js';
+import {
+  bodyBytesFor,
+  cmcdQuery,
+  get,
+  makeMediaDir,
+  expectPacedAt,
+  PACING_TOLERANCE,
+  relativeError,
+  startTestOrigin,
+  waitFor,
+  warmAgent,
+} from './helpers.js';
 
 const RATES_KBPS = [2000, 8000, 40000] as const;
 const media = makeMediaDir(RATES_KBPS);
@@ -49,7 +60,15 @@ describe.each(['kernel', 'userspace'] as const)('%s pacing', (mechanism) => {
     const id = parseServerTiming(String(res.headers['server-timing'])).recordId;
     let last: DeliveryRecord | undefined;
     await waitFor(() => (last = origin.pacing.records.list().find((r) => r.id === id)) !== undefined);
-    expect(last).toMatchObject({ path: '/media/test/seg-8000.m4s', requestedRtpKbps: 8000, appliedPaceKbps: 8000, mechanism, bytes: bodyBytesFor(8000), aborted: false, status: 200 });
+    expect(last).toMatchObject({
+      path: '/media/test/seg-8000.m4s',
+      requestedRtpKbps: 8000,
+      appliedPaceKbps: 8000,
+      mechanism,
+      bytes: bodyBytesFor(8000),
+      aborted: false,
+      status: 200,
+    });
     expectPacedAt(last!.achievedKbps ?? NaN, 8000, JSON.stringify(last));
     // The record's retransmits are the kernel's own count over this response: the connection's running
     // total (Server-Timing sammy-retrans, read as each response starts) before it and after it. Not 0 by

@@ -5,7 +5,16 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServerTiming } from 'sammy-pacing-protocol';
-import { bodyBytesFor, cmcdQuery, expectPacedAt, makeMediaDir, PACING_TOLERANCE, relativeError, startTestOrigin, waitFor } from './helpers.js';
+import {
+  bodyBytesFor,
+  cmcdQuery,
+  expectPacedAt,
+  makeMediaDir,
+  PACING_TOLERANCE,
+  relativeError,
+  startTestOrigin,
+  waitFor,
+} from './helpers.js';
 import { connectRaw, request } from './raw-http.js';
 
 const media = makeMediaDir([2000, 20000]);
@@ -60,7 +69,11 @@ describe.each(['kernel', 'userspace'] as const)('pipelined requests with %s paci
           aborted: false,
           mechanism: p.rtp === undefined ? 'none' : mechanism,
         });
-        if (p.rtp !== undefined) expect(relativeError(record!.achievedKbps ?? NaN, rates[i]!), `record ${(record!.achievedKbps ?? NaN).toFixed(0)} kbps; ${summary}`).toBeLessThanOrEqual(PACING_TOLERANCE);
+        if (p.rtp !== undefined)
+          expect(
+            relativeError(record!.achievedKbps ?? NaN, rates[i]!),
+            `record ${(record!.achievedKbps ?? NaN).toFixed(0)} kbps; ${summary}`,
+          ).toBeLessThanOrEqual(PACING_TOLERANCE);
       });
     } finally {
       await origin.close();

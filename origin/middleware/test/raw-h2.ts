@@ -10,7 +10,13 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 
 export const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
 export const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const;
-export const SETTING = { HEADER_TABLE_SIZE: 1, ENABLE_PUSH: 2, MAX_CONCURRENT_STREAMS: 3, INITIAL_WINDOW_SIZE: 4, MAX_FRAME_SIZE: 5 } as const;
+export const SETTING = {
+  HEADER_TABLE_SIZE: 1,
+  ENABLE_PUSH: 2,
+  MAX_CONCURRENT_STREAMS: 3,
+  INITIAL_WINDOW_SIZE: 4,
+  MAX_FRAME_SIZE: 5,
+} as const;
 export const ERROR_CODE = { NO_ERROR: 0, STREAM_CLOSED: 5, CANCEL: 8, ENHANCE_YOUR_CALM: 11 } as const;
 
 export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
@@ -172,7 +178,12 @@ export function rawH2(opts: RawH2Options): Promise<RawH2Session> {
       while (pending.length >= 9) {
         const length = pending.readUIntBE(0, 3);
         if (pending.length < 9 + length) break;
-        const f: Frame = { type: pending[3]!, flags: pending[4]!, streamId: pending.readUInt32BE(5) & 0x7fffffff, payload: pending.subarray(9, 9 + length) };
+        const f: Frame = {
+          type: pending[3]!,
+          flags: pending[4]!,
+          streamId: pending.readUInt32BE(5) & 0x7fffffff,
+          payload: pending.subarray(9, 9 + length),
+        };
         pending = pending.subarray(9 + length);
         frames.push(f);
         if (f.type === FRAME.HEADERS) seen(f.streamId).headers++;
@@ -192,7 +203,8 @@ export function rawH2(opts: RawH2Options): Promise<RawH2Session> {
           }
         }
         if (f.type === FRAME.RST_STREAM) seen(f.streamId).rstCode ??= f.payload.readUInt32BE(0);
-        if (f.type === FRAME.GOAWAY) session.goaway ??= { lastStreamId: f.payload.readUInt32BE(0) & 0x7fffffff, code: f.payload.readUInt32BE(4) };
+        if (f.type === FRAME.GOAWAY)
+          session.goaway ??= { lastStreamId: f.payload.readUInt32BE(0) & 0x7fffffff, code: f.payload.readUInt32BE(4) };
         if (polite && f.type === FRAME.SETTINGS && !(f.flags & FLAG.ACK)) session.write(frame(FRAME.SETTINGS, FLAG.ACK, 0));
         if (polite && f.type === FRAME.PING && !(f.flags & FLAG.ACK)) session.write(frame(FRAME.PING, FLAG.ACK, 0, f.payload));
       }

@@ -6,7 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import express from 'express';
-import { parseServerTiming, RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type DeliveryRecord, type RecordsSkipped } from 'sammy-pacing-protocol';
+import {
+  parseServerTiming,
+  RECORD_EVENT,
+  RECORD_EVENTS_PATH,
+  RECORDS_PATH,
+  RECORDS_SKIPPED_EVENT,
+  type DeliveryRecord,
+  type RecordsSkipped,
+} from 'sammy-pacing-protocol';
 import { MEDIA_PATH } from '@sammy/test-content/media-paths';
 import { DeliveryRecordLog } from '../src/records/log.js';
 import { silentLogger } from '../src/logger.js';

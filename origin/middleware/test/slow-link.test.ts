@@ -42,8 +42,18 @@ describe.each(['kernel', 'userspace'] as const)('a client reading at a quarter o
 
       await waitFor(() => origin.pacing.activeResponses === 0);
       const record = origin.pacing.records.list().find((r) => r.id === slow!.recordId);
-      expect(record).toMatchObject({ bytes: BODY_BYTES, bytesExact: true, endReason: 'delivered', aborted: false, appliedPaceKbps: PACE_KBPS, mechanism });
-      expect(relativeError(record!.achievedKbps ?? NaN, clientKbps), `record ${(record!.achievedKbps ?? NaN).toFixed(0)} kbps, client ${clientKbps.toFixed(0)} kbps`).toBeLessThanOrEqual(PACING_TOLERANCE);
+      expect(record).toMatchObject({
+        bytes: BODY_BYTES,
+        bytesExact: true,
+        endReason: 'delivered',
+        aborted: false,
+        appliedPaceKbps: PACE_KBPS,
+        mechanism,
+      });
+      expect(
+        relativeError(record!.achievedKbps ?? NaN, clientKbps),
+        `record ${(record!.achievedKbps ?? NaN).toFixed(0)} kbps, client ${clientKbps.toFixed(0)} kbps`,
+      ).toBeLessThanOrEqual(PACING_TOLERANCE);
 
       // Idle now: Node's keep-alive (its timeout + 1 s) closes the connection as usual.
       const idleFrom = performance.now();

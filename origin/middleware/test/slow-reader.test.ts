@@ -28,7 +28,8 @@ let h2: H2Origin;
 
 beforeAll(async () => {
   writeFileSync(join(media.dir, 'test', 'normal.m4s'), Buffer.alloc(1_000_000, 9));
-  for (const name of ['h1-slow', 'h1-floor', 'h2-slow', 'h2-ten', 'h2-floor']) writeFileSync(join(media.dir, 'test', `${name}.m4s`), Buffer.alloc(LONG_BYTES, 7));
+  for (const name of ['h1-slow', 'h1-floor', 'h2-slow', 'h2-ten', 'h2-floor'])
+    writeFileSync(join(media.dir, 'test', `${name}.m4s`), Buffer.alloc(LONG_BYTES, 7));
   h1 = await startTestOrigin(media.dir, { progressTimeoutMs: WINDOW_MS });
   h2 = await startH2Origin(media.dir, { progressTimeoutMs: WINDOW_MS });
 });
@@ -45,7 +46,13 @@ interface Outcome {
   bytesRead: number;
 }
 
-async function outcome(origin: { pacing: RunningOrigin['pacing'] }, name: string, startedAt: number, bytesRead: () => number, limitMs: number): Promise<Outcome> {
+async function outcome(
+  origin: { pacing: RunningOrigin['pacing'] },
+  name: string,
+  startedAt: number,
+  bytesRead: () => number,
+  limitMs: number,
+): Promise<Outcome> {
   const path = `/media/test/${name}.m4s`;
   const found = () => origin.pacing.records.list().find((r) => r.path === path);
   await waitFor(() => found() !== undefined, limitMs).catch(() => undefined);
@@ -108,7 +115,10 @@ describe('one slow-reader policy for HTTP/1.1 and HTTP/2', () => {
     console.log(`normal client beside the slow readers: ${(served.rateKbps / 8000).toFixed(3)}x its rtp`);
     expect(served.bytes).toBe(1_000_000);
     expectPacedAt(served.rateKbps, 8000);
-    for (const o of outcomes) console.log(`${o.name}: ${o.record.endReason} after ${(o.endedAfterMs / 1000).toFixed(1)} s, ${o.bytesRead} B read (${((o.bytesRead * 8) / o.endedAfterMs).toFixed(0)} kbps)`);
+    for (const o of outcomes)
+      console.log(
+        `${o.name}: ${o.record.endReason} after ${(o.endedAfterMs / 1000).toFixed(1)} s, ${o.bytesRead} B read (${((o.bytesRead * 8) / o.endedAfterMs).toFixed(0)} kbps)`,
+      );
     for (const o of outcomes.filter((x) => !x.name.endsWith('floor'))) {
       expect(o.record, o.name).toMatchObject({ endReason: 'stalled', aborted: true });
       // Within the window, plus a progress check (a quarter of it at most) and a loaded machine's slack.

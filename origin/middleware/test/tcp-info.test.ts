@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { getCongestionControl, readTcpInfo, sendQueueBytes, setCongestionControl, setMaxPacingRate, socketFd, unsentQueueBytes } from '../src/socket/socket-options.js';
+import {
+  getCongestionControl,
+  readTcpInfo,
+  sendQueueBytes,
+  setCongestionControl,
+  setMaxPacingRate,
+  socketFd,
+  unsentQueueBytes,
+} from '../src/socket/socket-options.js';
 
 /** A connected loopback socket pair: the server side is what the origin configures. */
 describe('socket options on a real TCP socket', () => {

@@ -57,11 +57,25 @@ function summarize(name: string, reads: Array<[number, number]>): void {
   // A burst: reads less than 1 ms apart, summed.
   const bursts = burstsOf(reads);
   console.log(`${name}`);
-  console.log(`  ${(total / 1e6).toFixed(2)} MB in ${(end / 1000).toFixed(2)} s = ${((total * 8) / end / 1000).toFixed(2)} Mbps (asked ${KBPS / 1000})`);
+  console.log(
+    `  ${(total / 1e6).toFixed(2)} MB in ${(end / 1000).toFixed(2)} s = ${((total * 8) / end / 1000).toFixed(2)} Mbps (asked ${KBPS / 1000})`,
+  );
   console.log(`  first 100 ms: ${(first100 / 1000).toFixed(0)} KB (${(first100 / (perMs * 100)).toFixed(1)}× the rate's 100 ms)`);
-  console.log(`  1 ms bins with data: ${((b1.filter((n) => n > 0).length / b1.length) * 100).toFixed(1)}%; bytes per busy 1 ms bin p50 ${pctl(b1.filter((n) => n > 0), 0.5)} / p99 ${pctl(b1.filter((n) => n > 0), 0.99)} (rate: ${perMs.toFixed(0)}/ms)`);
-  console.log(`  10 ms bins: p50 ${(pctl(b10, 0.5) / 1000).toFixed(1)} KB, p99 ${(pctl(b10, 0.99) / 1000).toFixed(1)} KB, max ${(Math.max(...b10) / 1000).toFixed(1)} KB (rate: ${((perMs * 10) / 1000).toFixed(1)} KB)`);
-  console.log(`  bursts (reads < 1 ms apart): ${bursts.length}, p50 ${(pctl(bursts, 0.5) / 1000).toFixed(1)} KB, p99 ${(pctl(bursts, 0.99) / 1000).toFixed(1)} KB, max ${(Math.max(...bursts) / 1000).toFixed(1)} KB`);
+  console.log(
+    `  1 ms bins with data: ${((b1.filter((n) => n > 0).length / b1.length) * 100).toFixed(1)}%; bytes per busy 1 ms bin p50 ${pctl(
+      b1.filter((n) => n > 0),
+      0.5,
+    )} / p99 ${pctl(
+      b1.filter((n) => n > 0),
+      0.99,
+    )} (rate: ${perMs.toFixed(0)}/ms)`,
+  );
+  console.log(
+    `  10 ms bins: p50 ${(pctl(b10, 0.5) / 1000).toFixed(1)} KB, p99 ${(pctl(b10, 0.99) / 1000).toFixed(1)} KB, max ${(Math.max(...b10) / 1000).toFixed(1)} KB (rate: ${((perMs * 10) / 1000).toFixed(1)} KB)`,
+  );
+  console.log(
+    `  bursts (reads < 1 ms apart): ${bursts.length}, p50 ${(pctl(bursts, 0.5) / 1000).toFixed(1)} KB, p99 ${(pctl(bursts, 0.99) / 1000).toFixed(1)} KB, max ${(Math.max(...bursts) / 1000).toFixed(1)} KB`,
+  );
 }
 
 const media = await startMediaOrigin([]);
@@ -69,8 +83,13 @@ writeFileSync(join(media.mediaDir, 'test', 'burst.m4s'), randomBytes(BYTES));
 const varnish = await startVarnish({ backendPort: media.origin.port });
 const nginx = await startNginx({ backendPort: media.origin.port });
 try {
-  console.log(`One ${(BYTES / 1e6).toFixed(2)} MB response (${SECONDS} s at ${KBPS / 1000} Mbps), cache hit, warm Ethernet-MSS connection, loopback\n`);
-  for (const [name, edge] of [['Varnish, kernel pacing (tcp.set_socket_pace)', varnish], ['nginx, limit_rate (userspace)', nginx]] as const) {
+  console.log(
+    `One ${(BYTES / 1e6).toFixed(2)} MB response (${SECONDS} s at ${KBPS / 1000} Mbps), cache hit, warm Ethernet-MSS connection, loopback\n`,
+  );
+  for (const [name, edge] of [
+    ['Varnish, kernel pacing (tcp.set_socket_pace)', varnish],
+    ['nginx, limit_rate (userspace)', nginx],
+  ] as const) {
     const agent = await warmMssAgent(edge, '/media/test/warm.m4s');
     await get(edge, '/media/test/burst.m4s', { agent }); // fill the cache
     summarize(name, await sample(edge, `/media/test/burst.m4s?${cmcdQuery(KBPS)}`, agent));

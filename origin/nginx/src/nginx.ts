@@ -50,7 +50,6 @@ export function renderNginxConf(listenPort: number, backendHost: string, backend
   return conf;
 }
 
-
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port });

@@ -33,8 +33,10 @@ describe('sammy-maps.conf', () => {
     for (const bound of [100, 1024, 8000, 60_000, 99_999, 1_000_000, 17_179_860]) {
       const above = new RegExp(`^${integerAbove(bound)}$`);
       const below = new RegExp(`^${integerBelow(bound)}$`);
-      for (const n of [0, 1, 9, 99, 100, 101, 999, 1000, 1023, 1024, 1025, 7999, 8000, 8001, 59_999, 60_000, 60_001, 99_998, 99_999,
-        100_000, 999_999, 1_000_000, 1_000_001, 17_179_859, 17_179_860, 17_179_861, 99_999_999, 123_456_789]) {
+      for (const n of [
+        0, 1, 9, 99, 100, 101, 999, 1000, 1023, 1024, 1025, 7999, 8000, 8001, 59_999, 60_000, 60_001, 99_998, 99_999, 100_000, 999_999,
+        1_000_000, 1_000_001, 17_179_859, 17_179_860, 17_179_861, 99_999_999, 123_456_789,
+      ]) {
         expect({ n, bound, above: above.test(String(n)) }).toEqual({ n, bound, above: n > bound });
         expect({ n, bound, below: below.test(String(n)) }).toEqual({ n, bound, below: n < bound });
       }
@@ -189,14 +191,32 @@ describe('the same rtp rules as the other edges', () => {
 
 describe('the access log (log_format sammy in nginx.conf)', () => {
   /** The access-log lines of requests whose query carries `marker`. */
-  function logLines(marker: string): Array<{ request: string; status: number; bytes: number; seconds: number; rtp: string; pace: number; limitRate: number; cache: string }> {
+  function logLines(marker: string): Array<{
+    request: string;
+    status: number;
+    bytes: number;
+    seconds: number;
+    rtp: string;
+    pace: number;
+    limitRate: number;
+    cache: string;
+  }> {
     return readFileSync(join(nginx.prefix, 'access.log'), 'utf8')
       .split('\n')
       .filter((line) => line.includes(marker))
       .map((line) => {
         const m = /^\S+ \[[^\]]+\] "([^"]*)" (\d+) (\d+) ([\d.]+) rtp=(\S*) pace=(\d+) limit_rate=(\d+) cache=(\S+)$/.exec(line);
         if (!m) throw new Error(`unparsed access-log line: ${line}`);
-        return { request: m[1]!, status: Number(m[2]), bytes: Number(m[3]), seconds: Number(m[4]), rtp: m[5]!, pace: Number(m[6]), limitRate: Number(m[7]), cache: m[8]! };
+        return {
+          request: m[1]!,
+          status: Number(m[2]),
+          bytes: Number(m[3]),
+          seconds: Number(m[4]),
+          rtp: m[5]!,
+          pace: Number(m[6]),
+          limitRate: Number(m[7]),
+          cache: m[8]!,
+        };
       });
   }
 

@@ -7,7 +7,15 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { isCongestionControl, CONGESTION_CONTROLS, DEFAULT_MAX_PACE_KBPS, DEFAULT_MIN_PACE_KBPS, RECORD_EVENTS_PATH, RECORDS_PATH, type CongestionControl } from 'sammy-pacing-protocol';
+import {
+  isCongestionControl,
+  CONGESTION_CONTROLS,
+  DEFAULT_MAX_PACE_KBPS,
+  DEFAULT_MIN_PACE_KBPS,
+  RECORD_EVENTS_PATH,
+  RECORDS_PATH,
+  type CongestionControl,
+} from 'sammy-pacing-protocol';
 import { DEFAULT_MANIFEST_PATH } from '@sammy/test-content/media-paths';
 import { DEFAULT_MEDIA_ROOT, ensureContent } from '@sammy/test-content';
 import { DeliveryRecordLog, isLoopbackHost, isPacingMode, METRICS_PATH, PACING_MODES, type PacingMode } from 'sammy-pacing-express';
@@ -107,7 +115,8 @@ const port = numberOption('port', values.port ?? process.env.PORT) ?? DEFAULT_PO
 const httpsPort = numberOption('https-port', values['https-port'] ?? process.env.HTTPS_PORT) ?? DEFAULT_HTTPS_PORT;
 const mediaDir = values['media-dir'] ?? process.env.SAMMY_MEDIA_DIR;
 const maxConnectionsPerClient = numberOption('max-conns-per-client', values['max-conns-per-client']);
-if (maxConnectionsPerClient !== undefined && (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1)) fail('--max-conns-per-client must be a positive integer');
+if (maxConnectionsPerClient !== undefined && (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1))
+  fail('--max-conns-per-client must be a positive integer');
 
 const workers = values.workers === undefined ? 1 : parseWorkers(values.workers, availableParallelism());
 if (workers === undefined) fail(`--workers must be a positive integer or auto, got ${JSON.stringify(values.workers)}`);
@@ -184,7 +193,9 @@ async function serve(): Promise<void> {
     const why = unbound.every((u) => u.why === 'in use') ? 'in use' : 'in use or not allowed';
     const env = unbound.map((u) => `${u.env}=${u.port + 1}`).join(' ');
     const flags = unbound.map((u) => `${u.flag} ${u.port + 1}`).join(' ');
-    stderr.push(`sammy-origin: ${many ? 'ports' : 'port'} ${ports} ${many ? 'are' : 'is'} ${why}; choose ${many ? 'others' : 'another'} with ${env} npm start, or npm start -- ${flags}`);
+    stderr.push(
+      `sammy-origin: ${many ? 'ports' : 'port'} ${ports} ${many ? 'are' : 'is'} ${why}; choose ${many ? 'others' : 'another'} with ${env} npm start, or npm start -- ${flags}`,
+    );
   }
   if (origins.length === 0) {
     if (inCluster) reportStarted({ stdout, stderr, listening: false });
@@ -209,7 +220,11 @@ async function serve(): Promise<void> {
   if (mediaDir === undefined) stdout.push(`sammy-origin: test ladder at ${shown}${DEFAULT_MANIFEST_PATH}`);
   else stdout.push(`sammy-origin: media from ${mediaDir} at ${shown}/media/`);
   if (first.pacing.metrics) stdout.push(`sammy-origin: Prometheus metrics at ${shown}${METRICS_PATH} (--no-metrics to turn off)`);
-  stdout.push(first.records ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)` : 'sammy-origin: delivery records not published (--records to publish them)');
+  stdout.push(
+    first.records
+      ? `sammy-origin: delivery records at ${shown}${RECORDS_PATH} (--no-records to turn off)`
+      : 'sammy-origin: delivery records not published (--records to publish them)',
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -31,7 +31,12 @@ type ClusterMessage =
   | { type: 'sammy:metrics'; id: number; text?: string; error?: string };
 
 function isClusterMessage(m: unknown): m is ClusterMessage {
-  return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('sammy:');
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof (m as { type?: unknown }).type === 'string' &&
+    (m as { type: string }).type.startsWith('sammy:')
+  );
 }
 
 /** `--workers auto` or a positive integer. */
@@ -83,7 +88,11 @@ export function runPrimary(opts: PrimaryOptions): void {
     if (!isClusterMessage(m)) return;
     switch (m.type) {
       case 'sammy:hello':
-        worker.send({ type: 'sammy:welcome', records: records.list(), firstCounter: Math.ceil(maxRecordId / opts.workers) } satisfies ClusterMessage);
+        worker.send({
+          type: 'sammy:welcome',
+          records: records.list(),
+          firstCounter: Math.ceil(maxRecordId / opts.workers),
+        } satisfies ClusterMessage);
         break;
       case 'sammy:record':
         maxRecordId = Math.max(maxRecordId, m.record.id);
@@ -93,7 +102,8 @@ export function runPrimary(opts: PrimaryOptions): void {
       case 'sammy:metrics-request':
         aggregator.clusterMetrics().then(
           (text) => worker.isConnected() && worker.send({ type: 'sammy:metrics', id: m.id, text } satisfies ClusterMessage),
-          (err: Error) => worker.isConnected() && worker.send({ type: 'sammy:metrics', id: m.id, error: err.message } satisfies ClusterMessage),
+          (err: Error) =>
+            worker.isConnected() && worker.send({ type: 'sammy:metrics', id: m.id, error: err.message } satisfies ClusterMessage),
         );
         break;
       case 'sammy:started': {
@@ -112,7 +122,9 @@ export function runPrimary(opts: PrimaryOptions): void {
           announced = true;
           for (const line of m.stdout) log(line);
           for (const line of m.stderr) error(line);
-          log(`sammy-origin: ${opts.workers} workers (node:cluster) share these ports; /metrics sums them all, and each one's records show every worker's responses`);
+          log(
+            `sammy-origin: ${opts.workers} workers (node:cluster) share these ports; /metrics sums them all, and each one's records show every worker's responses`,
+          );
         }
         break;
       }

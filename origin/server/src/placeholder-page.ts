@@ -11,8 +11,10 @@ export function placeholderPage(siteDir: string, recordsServed: boolean): string
 <p>The demo site is not built (nothing at <code>${escaped}</code>).
 Build it with <code>npm run build</code> at the repository root, then reload.</p>
 <p>The origin is serving: test ladder at <a href="${DEFAULT_MANIFEST_PATH}">${DEFAULT_MANIFEST_PATH}</a>${
-    recordsServed ? `,
-delivery records at <a href="${RECORDS_PATH}">${RECORDS_PATH}</a>` : ''
+    recordsServed
+      ? `,
+delivery records at <a href="${RECORDS_PATH}">${RECORDS_PATH}</a>`
+      : ''
   }.</p>
 </body></html>
 `;

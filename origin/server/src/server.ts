@@ -169,7 +169,12 @@ function routed(handler: Handler | ((...args: never[]) => void)): Router.Request
 }
 
 /** Errors (serve-static's 400/403/404, …) as plain text; what the chain leaves unanswered is finalhandler's 404. */
-function errorHandler(err: { status?: number; statusCode?: number }, _req: unknown, res: ServerResponse | Http2ServerResponse, next: (err?: unknown) => void): void {
+function errorHandler(
+  err: { status?: number; statusCode?: number },
+  _req: unknown,
+  res: ServerResponse | Http2ServerResponse,
+  next: (err?: unknown) => void,
+): void {
   if (res.headersSent) return next(err);
   const status = err.status ?? err.statusCode ?? 500;
   answer(res, status, `${status} ${STATUS_CODES[status] ?? ''}\n`);
@@ -219,7 +224,8 @@ export function createOriginApp(opts: StartOriginOptions = {}): {
     });
   }
   router.use(errorHandler as unknown as Router.ErrorRequestHandler);
-  const handler: OriginHandler = (req, res) => router(req as IncomingMessage, res as ServerResponse, finalhandler(req as IncomingMessage, res as ServerResponse));
+  const handler: OriginHandler = (req, res) =>
+    router(req as IncomingMessage, res as ServerResponse, finalhandler(req as IncomingMessage, res as ServerResponse));
   return { handler, pacing, records };
 }
 
@@ -263,7 +269,9 @@ function secureServer(tls: TlsCredentials, maxHeaderSize: number, handler: Origi
 export async function startOrigin(opts: StartOriginOptions = {}): Promise<RunningOrigin> {
   const { handler, pacing, records } = createOriginApp(opts);
   const maxHeaderSize = opts.maxHeaderSize ?? DEFAULT_MAX_HEADER_BYTES;
-  const server = opts.tls ? secureServer(opts.tls, maxHeaderSize, handler) : createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize }, handler);
+  const server = opts.tls
+    ? secureServer(opts.tls, maxHeaderSize, handler)
+    : createServer({ ...MEDIA_ORIGIN_SERVER_OPTIONS, maxHeaderSize }, handler);
   const maxConnectionsPerClient = opts.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
   if (!Number.isInteger(maxConnectionsPerClient) || maxConnectionsPerClient < 1) {
     throw new RangeError(`maxConnectionsPerClient must be a positive integer, got ${maxConnectionsPerClient}`);

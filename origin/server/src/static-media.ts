@@ -10,7 +10,11 @@ import parseUrl from 'parseurl';
 import serveStatic from 'serve-static';
 
 /** A Connect-style handler on node:http's or node:http2's request and response (Express's router runs either). */
-export type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse, next: (err?: unknown) => void) => void;
+export type Handler = (
+  req: IncomingMessage | Http2ServerRequest,
+  res: ServerResponse | Http2ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
 
 /** A plain-text answer, on either protocol. */
 export function answer(res: ServerResponse | Http2ServerResponse, status: number, text: string): void {
@@ -45,7 +49,8 @@ async function verdict(root: Promise<string>, relative: string, index: IndexFile
     const real = await realpath(join(base, normalize('.' + sep + relative)));
     if (!inside(real)) return 'forbidden';
     // A directory is answered with its index file, which may itself be a link out of the root.
-    if (index !== undefined && (await stat(real)).isDirectory()) return inside(await realpath(join(real, index)).catch(() => real)) ? 'serve' : 'forbidden';
+    if (index !== undefined && (await stat(real)).isDirectory())
+      return inside(await realpath(join(real, index)).catch(() => real)) ? 'serve' : 'forbidden';
     return 'serve';
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -86,7 +86,9 @@ describe('the CLI on a busy port', () => {
     const https = await freePort();
     run = spawnCli(['--port', String(http), '--https-port', String(https), '--media-dir', media]);
     await waitFor(() => /serving on https:\/\//.test(run!.stdout()) && run!.stderr().length > 0, 30_000);
-    expect(lines(run.stderr())).toEqual([`sammy-origin: port ${http} (HTTP) is in use; choose another with PORT=${http + 1} npm start, or npm start -- --port ${http + 1}`]);
+    expect(lines(run.stderr())).toEqual([
+      `sammy-origin: port ${http} (HTTP) is in use; choose another with PORT=${http + 1} npm start, or npm start -- --port ${http + 1}`,
+    ]);
     expect(run.stdout()).toContain(`serving on https://localhost:${https}/`);
     // The certificate hint's curl names the HTTPS listener, the one its --cacert is for.
     await waitFor(() => /curl --cacert/.test(run!.stdout()), 5000);

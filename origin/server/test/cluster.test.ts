@@ -21,7 +21,10 @@ let origin: { url: string };
 /** The worker processes: the primary's children. */
 function workerPids(primary: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(primary)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(primary)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -38,7 +41,10 @@ async function fetchSegment(): Promise<number> {
 }
 
 function responsesCounted(text: string): number {
-  return [...text.matchAll(/^sammy_responses_total\{[^}]*end_reason="delivered"[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return [...text.matchAll(/^sammy_responses_total\{[^}]*end_reason="delivered"[^}]*\} (\d+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 }
 
 async function recordIds(): Promise<number[]> {
@@ -144,7 +150,12 @@ describe('the reference server on two workers', () => {
     const port = new URL(origin.url).port;
     const r = spawnCli(['--workers', '2', '--port', port, '--no-https', '--media-dir', media]);
     expect(await r.exited).toBe(1);
-    expect(r.stderr().split('\n').filter((l) => l.startsWith('sammy-origin:'))).toEqual([
+    expect(
+      r
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('sammy-origin:')),
+    ).toEqual([
       `sammy-origin: port ${port} (HTTP) is in use; choose another with PORT=${Number(port) + 1} npm start, or npm start -- --port ${Number(port) + 1}`,
     ]);
     expect(r.stdout()).not.toMatch(/serving on/);

@@ -86,7 +86,9 @@ describe('media root containment', () => {
   it('a raw request line with ../ does not leave the root either', async () => {
     const text = await new Promise<string>((resolve, reject) => {
       let received = '';
-      const socket = connect(origin.port, '127.0.0.1', () => socket.write('GET /media/../secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      const socket = connect(origin.port, '127.0.0.1', () =>
+        socket.write('GET /media/../secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
       socket.setEncoding('utf8');
       socket.on('data', (d: string) => (received += d));
       socket.on('end', () => resolve(received));
@@ -132,8 +134,21 @@ describe('containment for every request-target form, on every transport', () => 
   it.each(linked)('%s: refused in every form over HTTP/1.1 and HTTP/1.1 over TLS', async (path) => {
     for (const target of forms(path)) {
       const plain = await exchange(() => connect(origin.port, '127.0.0.1'), target);
-      const overTls = await exchange(() => tlsConnect({ port: tlsOrigin.port, host: '127.0.0.1', servername: 'localhost', ALPNProtocols: ['http/1.1'], rejectUnauthorized: false }), target);
-      for (const [transport, res] of [['HTTP/1.1', plain], ['TLS', overTls]] as const) {
+      const overTls = await exchange(
+        () =>
+          tlsConnect({
+            port: tlsOrigin.port,
+            host: '127.0.0.1',
+            servername: 'localhost',
+            ALPNProtocols: ['http/1.1'],
+            rejectUnauthorized: false,
+          }),
+        target,
+      );
+      for (const [transport, res] of [
+        ['HTTP/1.1', plain],
+        ['TLS', overTls],
+      ] as const) {
         expect(res.text, `${transport} ${target}`).not.toContain('root:');
         expect([400, 403], `${transport} ${target}: ${res.text.split('\r\n')[0]}`).toContain(res.status);
       }

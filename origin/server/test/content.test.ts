@@ -165,7 +165,14 @@ describe('serving the ladder', () => {
     sse.destroy();
     expect(contentType).toMatch(/^text\/event-stream/);
     const record = events.find((e) => e.path === path)!;
-    expect(record).toMatchObject({ status: 200, bytes: res.body.length, requestedRtpKbps: 2000, appliedPaceKbps: 2000, mechanism: 'kernel', aborted: false });
+    expect(record).toMatchObject({
+      status: 200,
+      bytes: res.body.length,
+      requestedRtpKbps: 2000,
+      appliedPaceKbps: 2000,
+      mechanism: 'kernel',
+      aborted: false,
+    });
     expect(record.achievedKbps).toBeGreaterThan(0);
     // The stream's listener goes when the client does.
     await waitFor(() => origin.pacing.records.subscriberCount === 0);

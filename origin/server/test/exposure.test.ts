@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CMCD_HEADER_FIELDS } from '@svta/cml-cmcd';
 import { CONGESTION_CONTROL_HEADER, parseServerTiming, RECORD_EVENTS_PATH, RECORDS_PATH, type DeliveryRecord } from 'sammy-pacing-protocol';
-import { DeliveryRecordLog, DEFAULT_MAX_RECORD_SUBSCRIBERS, DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT, isLoopbackHost, silentLogger } from 'sammy-pacing-express';
+import {
+  DeliveryRecordLog,
+  DEFAULT_MAX_RECORD_SUBSCRIBERS,
+  DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT,
+  isLoopbackHost,
+  silentLogger,
+} from 'sammy-pacing-express';
 import { createOriginApp, type RunningOrigin } from '../src/server.js';
 import { cmcdQuery, get, startTestOrigin, waitFor } from './helpers.js';
 
@@ -24,7 +30,6 @@ beforeAll(() => {
   writeFileSync(join(media, 'v', 'seg-1.m4s'), Buffer.alloc(20_000, 1));
 });
 afterAll(() => rmSync(media, { recursive: true, force: true }));
-
 
 /** Opens the records event stream from `localAddress` (kept in `open` until the test destroys it); its status. */
 function subscribeFrom(origin: RunningOrigin, localAddress: string, open: ClientRequest[]): Promise<number> {
@@ -39,8 +44,10 @@ function subscribeFrom(origin: RunningOrigin, localAddress: string, open: Client
 }
 describe('isLoopbackHost', () => {
   it('knows loopback from everything else', () => {
-    for (const host of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1', '::ffff:10.0.0.1']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '127.4.5.6', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1', '::ffff:10.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });
 
@@ -65,7 +72,7 @@ describe('records on the reference server', () => {
     expect(record).toMatchObject({ path: '/media/v/seg-1.m4s', requestedRtpKbps: 3000, bytes: 20_000 });
   });
 
-  it('only under this server\'s own names: a page rebinding its DNS name to the server is refused', async () => {
+  it("only under this server's own names: a page rebinding its DNS name to the server is refused", async () => {
     const port = new URL(origin.url).port;
     for (const host of ['attacker.example', `attacker.example:${port}`, `192.0.2.1:${port}`]) {
       for (const path of [RECORDS_PATH, RECORD_EVENTS_PATH]) {
@@ -79,7 +86,7 @@ describe('records on the reference server', () => {
     }
   });
 
-  it('one cap on event streams for the origin, not one per listener (the CLI\'s HTTP and HTTPS share a log)', async () => {
+  it("one cap on event streams for the origin, not one per listener (the CLI's HTTP and HTTPS share a log)", async () => {
     const log = new DeliveryRecordLog();
     const listeners = [await startTestOrigin(media, { records: log }), await startTestOrigin(media, { records: log })];
     const open: ClientRequest[] = [];
@@ -117,14 +124,20 @@ describe('records on the reference server', () => {
 
   it('off when told (serveRecords: false), and off by default when not listening on loopback', async () => {
     for (const opts of [{ serveRecords: false }, { host: '0.0.0.0' }, { host: '::' }]) {
-      const { handler, pacing, records } = createOriginApp({ mediaDir: media, siteDir: join(media, 'none'), logger: silentLogger, ...opts });
+      const { handler, pacing, records } = createOriginApp({
+        mediaDir: media,
+        siteDir: join(media, 'none'),
+        logger: silentLogger,
+        ...opts,
+      });
       expect(records, JSON.stringify(opts)).toBeUndefined();
       // Listen on loopback whatever the option says: only the decision is under test.
       const server = createServer(handler);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       try {
-        for (const path of [RECORDS_PATH, RECORD_EVENTS_PATH]) expect((await get({ url }, path)).status, `${path} with ${JSON.stringify(opts)}`).toBe(404);
+        for (const path of [RECORDS_PATH, RECORD_EVENTS_PATH])
+          expect((await get({ url }, path)).status, `${path} with ${JSON.stringify(opts)}`).toBe(404);
       } finally {
         pacing.close();
         server.closeAllConnections();
@@ -143,7 +156,9 @@ describe('the CLI', () => {
 
   /** Starts `sammy-origin` on a free loopback port; resolves with its URL from the "serving on" line. */
   function startCli(args: string[]): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--no-https', '--media-dir', media, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--no-https', '--media-dir', media, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -195,7 +210,9 @@ describe('CORS for a player on another origin', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+    const allowed = String(res.headers['access-control-allow-headers'])
+      .toLowerCase()
+      .split(/\s*,\s*/);
     expect(allowed).toEqual(expect.arrayContaining(asked));
   });
 

@@ -57,10 +57,18 @@ describe('the Grafana dashboard', () => {
     await get(origin, `/media/v/seg.m4s?${cmcdQuery(8000)}`);
     await get(origin, `/media/v/seg.m4s?${cmcdQuery('abc')}`);
     const text = (await get(origin, METRICS_PATH)).body.toString();
-    const exported = new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!])));
-    const queried = new Set(graphs.flatMap((p) => (p.targets ?? []).flatMap((t) => metricsIn(String((t as { expr?: string }).expr ?? '')))));
+    const exported = new Set(
+      [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
+        type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!],
+      ),
+    );
+    const queried = new Set(
+      graphs.flatMap((p) => (p.targets ?? []).flatMap((t) => metricsIn(String((t as { expr?: string }).expr ?? '')))),
+    );
     for (const name of queried) expect(exported.has(name), `${name} is not exported`).toBe(true);
-    const pacing = [...text.matchAll(/^# TYPE (sammy_\S+) (\S+)$/gm)].map(([, name, type]) => (type === 'histogram' ? `${name}_bucket` : name!));
+    const pacing = [...text.matchAll(/^# TYPE (sammy_\S+) (\S+)$/gm)].map(([, name, type]) =>
+      type === 'histogram' ? `${name}_bucket` : name!,
+    );
     for (const name of pacing) expect(queried.has(name), `${name} has no panel`).toBe(true);
   });
 });

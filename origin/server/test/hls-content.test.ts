@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureContent, HLS_MASTER_NAME, parseMediaPlaylist, parseMultivariantPlaylist, type HlsMediaPlaylist, type HlsMultivariant } from '@sammy/test-content';
+import {
+  ensureContent,
+  HLS_MASTER_NAME,
+  parseMediaPlaylist,
+  parseMultivariantPlaylist,
+  type HlsMediaPlaylist,
+  type HlsMultivariant,
+} from '@sammy/test-content';
 import type { RunningOrigin } from '../src/server.js';
 import { get, startTestOrigin } from './helpers.js';
 
@@ -48,7 +55,10 @@ describe('generated HLS playlists', () => {
       expect(p.segments.length, uri).toBe(15);
       // RFC 8216: each EXTINF, rounded to an integer, is at most the target duration.
       for (const s of p.segments) expect(Math.round(s.durationS), `${uri} ${s.uri}`).toBeLessThanOrEqual(p.targetDurationS);
-      expect(p.segments.reduce((sum, s) => sum + s.durationS, 0), uri).toBeCloseTo(60, 1);
+      expect(
+        p.segments.reduce((sum, s) => sum + s.durationS, 0),
+        uri,
+      ).toBeCloseTo(60, 1);
     }
   });
 
@@ -73,9 +83,10 @@ describe('generated HLS playlists', () => {
     for (const v of master.variants) {
       const p = media.get(v.uri)!;
       const peakKbps = Math.max(...p.segments.map((s) => kbpsOf(s.uri, s.durationS))) + audioPeakKbps;
-      expect(Math.abs(peakKbps / (v.bandwidth / 1000) - 1), `${v.uri}: peak ${peakKbps.toFixed(0)} kbps, BANDWIDTH ${v.bandwidth}`).toBeLessThanOrEqual(
-        SEGMENT_SIZE_TOLERANCE,
-      );
+      expect(
+        Math.abs(peakKbps / (v.bandwidth / 1000) - 1),
+        `${v.uri}: peak ${peakKbps.toFixed(0)} kbps, BANDWIDTH ${v.bandwidth}`,
+      ).toBeLessThanOrEqual(SEGMENT_SIZE_TOLERANCE);
     }
   });
 });

@@ -72,7 +72,9 @@ async function baseline(): Promise<() => Promise<void>> {
   return async () => {
     for (const s of sessions.splice(0)) s.destroy();
     await waitFor(() => origin.pacing.activeResponses === 0, 10_000);
-    await waitFor(async () => (await openFds()) <= fds, 10_000).catch(async () => expect(await openFds(), 'open fds').toBeLessThanOrEqual(fds));
+    await waitFor(async () => (await openFds()) <= fds, 10_000).catch(async () =>
+      expect(await openFds(), 'open fds').toBeLessThanOrEqual(fds),
+    );
     const kinds = ['TCPSocketWrap', 'TLSWrap', 'FileHandle', 'Timeout'];
     const settledHandles = () => kinds.every((kind) => (activeResources()[kind] ?? 0) <= (handles[kind] ?? 0));
     await waitFor(settledHandles, 10_000).catch(() => expect(activeResources(), 'handles').toMatchObject(handles));
@@ -102,7 +104,9 @@ async function expectNormalClientServed(): Promise<number> {
 function tlsFrom(localAddress: string): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const tcp = tcpConnect({ port: origin.port, host: '127.0.0.1', localAddress });
-    const socket = tlsConnect({ socket: tcp, servername: 'localhost', ALPNProtocols: ['h2'], rejectUnauthorized: false }, () => resolve(socket));
+    const socket = tlsConnect({ socket: tcp, servername: 'localhost', ALPNProtocols: ['h2'], rejectUnauthorized: false }, () =>
+      resolve(socket),
+    );
     socket.once('error', reject);
   });
 }
@@ -137,7 +141,15 @@ describe('the reference origin under HTTP/2 abuse', () => {
     const chunks: Buffer[] = [];
     for (let i = 0; i < 2000; i++) {
       const id = s.nextStreamId();
-      chunks.push(frame(FRAME.HEADERS, FLAG.END_STREAM | FLAG.END_HEADERS, id, getHeaders(i % 2 ? '/media/v/manifest.mpd' : `/media/v/seg-1.m4s?${cmcdQuery(8000)}`)), rstStream(id));
+      chunks.push(
+        frame(
+          FRAME.HEADERS,
+          FLAG.END_STREAM | FLAG.END_HEADERS,
+          id,
+          getHeaders(i % 2 ? '/media/v/manifest.mpd' : `/media/v/seg-1.m4s?${cmcdQuery(8000)}`),
+        ),
+        rstStream(id),
+      );
     }
     s.write(...chunks);
     await waitFor(() => s.isClosed(), 10_000);
@@ -178,7 +190,7 @@ describe('the reference origin under HTTP/2 abuse', () => {
     await expectNormalClientServed();
   });
 
-  it('SETTINGS flood: 20 000 SETTINGS frames, never acknowledging the server\'s', async () => {
+  it("SETTINGS flood: 20 000 SETTINGS frames, never acknowledging the server's", async () => {
     const settled = await baseline();
     const s = await attacker({ polite: false });
     const one = frame(FRAME.SETTINGS, 0, 0, settingsPayload({ [SETTING.HEADER_TABLE_SIZE]: 4096 }));
@@ -207,7 +219,10 @@ describe('the reference origin under HTTP/2 abuse', () => {
       const last = at + 16_384 >= block.length;
       s.write(frame(FRAME.CONTINUATION, last ? FLAG.END_HEADERS : 0, big, block.subarray(at, at + 16_384)));
     }
-    await waitFor(() => s.isClosed() || s.goaway !== undefined || s.streams.get(big)?.rstCode !== undefined || (s.streams.get(big)?.headers ?? 0) > 0, 10_000);
+    await waitFor(
+      () => s.isClosed() || s.goaway !== undefined || s.streams.get(big)?.rstCode !== undefined || (s.streams.get(big)?.headers ?? 0) > 0,
+      10_000,
+    );
     // Refused (GOAWAY COMPRESSION_ERROR from nghttp2 here; a 431 or a reset would do), never answered with the manifest or a 5xx.
     expect(s.streams.get(big)?.dataBytes ?? 0).toBe(0);
     await settled();
@@ -252,7 +267,9 @@ describe('the reference origin under connection abuse', () => {
     const ratio = await normal;
     await settled();
     origin.server.off('session', onSession);
-    console.log(`preface then FIN: ${CLIENTS} clients (${sessionsOpened} sessions) beside ${requests} flood requests on a busy loop: fds ${before} before, ${await openFds()} after; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`);
+    console.log(
+      `preface then FIN: ${CLIENTS} clients (${sessionsOpened} sessions) beside ${requests} flood requests on a busy loop: fds ${before} before, ${await openFds()} after; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`,
+    );
     expect(sessionsOpened).toBeGreaterThan(CLIENTS / 2);
   });
 
@@ -263,13 +280,19 @@ describe('the reference origin under connection abuse', () => {
     // session reads its socket no more. On Node 20 a bare node:http2 server then holds each socket for
     // good; the origin held them until the 15 s session timeout (the check below waits 10 s).
     const clients = await Promise.all(Array.from({ length: 20 }, () => tlsFrom('127.0.4.1')));
-    for (const socket of clients) socket.on('error', () => {}).resume().write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0), frame(FRAME.DATA, 0, 0, Buffer.from('x'))]));
+    for (const socket of clients)
+      socket
+        .on('error', () => {})
+        .resume()
+        .write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0), frame(FRAME.DATA, 0, 0, Buffer.from('x'))]));
     await sleep(300);
     const held = (await openFds()) - before;
     for (const socket of clients) socket.destroy();
     const leftAt = performance.now();
     await settled();
-    console.log(`connection error, then the client leaves: ${held} fds while connected, back to ${await openFds()} (from ${before}) ${Math.round(performance.now() - leftAt)} ms after`);
+    console.log(
+      `connection error, then the client leaves: ${held} fds while connected, back to ${await openFds()} (from ${before}) ${Math.round(performance.now() - leftAt)} ms after`,
+    );
   });
 
   it(`a TLS handshake that never starts is dropped after the head timeout (${MEDIA_ORIGIN_SERVER_OPTIONS.headersTimeout} ms), not Node's 120 s`, async () => {
@@ -284,11 +307,20 @@ describe('the reference origin under connection abuse', () => {
   it(`one address holds at most ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT} connections: the next is refused at once, and a normal client is served at its rtp meanwhile`, async () => {
     const settled = await baseline();
     const held = await Promise.all(Array.from({ length: DEFAULT_MAX_CONNECTIONS_PER_CLIENT }, () => tlsFrom('127.0.3.1')));
-    for (const socket of held) socket.on('error', () => {}).resume().write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
+    for (const socket of held)
+      socket
+        .on('error', () => {})
+        .resume()
+        .write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
     const [refusedMs, ratio] = await Promise.all([heldSilentMs('127.0.3.1', 2000), expectNormalClientServed()]);
-    console.log(`connections per client: ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT} held, the next closed after ${Math.round(refusedMs)} ms; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`);
+    console.log(
+      `connections per client: ${DEFAULT_MAX_CONNECTIONS_PER_CLIENT} held, the next closed after ${Math.round(refusedMs)} ms; a normal client at ${ratio.toFixed(3)}x its rtp meanwhile`,
+    );
     expect(refusedMs).toBeLessThan(1000);
-    expect(held.every((s) => !s.destroyed), 'the connections within the bound stay open').toBe(true);
+    expect(
+      held.every((s) => !s.destroyed),
+      'the connections within the bound stay open',
+    ).toBe(true);
     for (const socket of held) socket.destroy();
     await settled();
   });
@@ -309,7 +341,8 @@ const BARE_NODE_H2SPEC_FAILURES = [
   'http2/6.9.1: Sends multiple WINDOW_UPDATE frames increasing the flow control window to above 2^31-1',
   'http2/6.9.1: Sends multiple WINDOW_UPDATE frames increasing the flow control window to above 2^31-1 on a stream',
 ];
-const H2SPEC_INSTALL = 'GOFLAGS=-mod=mod GOBIN=/usr/local/bin go install github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible (Go is at https://go.dev/dl/; .ci/run does this)';
+const H2SPEC_INSTALL =
+  'GOFLAGS=-mod=mod GOBIN=/usr/local/bin go install github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible (Go is at https://go.dev/dl/; .ci/run does this)';
 
 /** Each test case of an h2spec JUnit report, `package: classname`, and whether it failed. */
 function h2specCases(junit: string): { id: string; failed: boolean; skipped: boolean }[] {
@@ -325,14 +358,22 @@ function h2specCases(junit: string): { id: string; failed: boolean; skipped: boo
 }
 
 describe('HTTP/2 conformance of the paced media path', () => {
-  it('h2spec: no failure beyond a bare node:http2 server\'s', async () => {
+  it("h2spec: no failure beyond a bare node:http2 server's", async () => {
     const settled = await baseline();
     const report = join(dir, 'h2spec.xml');
     const path = `/media/v/conformance.m4s?${cmcdQuery(8000)}`;
     const normal = expectNormalClientServed().catch((err: unknown) => err as Error);
     const run = await new Promise<{ code: number | null; stdout: string; missing: boolean }>((resolve) => {
-      execFile('h2spec', ['-t', '-k', '-h', '127.0.0.1', '-p', String(origin.port), '-P', path, '-j', report], { timeout: 120_000 }, (err, stdout) =>
-        resolve({ code: err ? ((err as { code?: unknown }).code === 'ENOENT' ? null : 1) : 0, stdout, missing: (err as { code?: unknown } | null)?.code === 'ENOENT' }),
+      execFile(
+        'h2spec',
+        ['-t', '-k', '-h', '127.0.0.1', '-p', String(origin.port), '-P', path, '-j', report],
+        { timeout: 120_000 },
+        (err, stdout) =>
+          resolve({
+            code: err ? ((err as { code?: unknown }).code === 'ENOENT' ? null : 1) : 0,
+            stdout,
+            missing: (err as { code?: unknown } | null)?.code === 'ENOENT',
+          }),
       );
     });
     if (run.missing) throw new Error(`h2spec is not installed: ${H2SPEC_INSTALL}`);
@@ -341,9 +382,14 @@ describe('HTTP/2 conformance of the paced media path', () => {
     console.log(`a normal client during h2spec: ${ratio.toFixed(3)}x its rtp`);
     const cases = h2specCases(readFileSync(report, 'latin1'));
     const failed = cases.filter((c) => c.failed).map((c) => c.id);
-    console.log(`h2spec on ${path.split('?')[0]} (paced): ${cases.length} tests, ${cases.length - failed.length - cases.filter((c) => c.skipped).length} passed, ${failed.length} failed${failed.length ? `:\n  ${failed.join('\n  ')}` : ''}`);
+    console.log(
+      `h2spec on ${path.split('?')[0]} (paced): ${cases.length} tests, ${cases.length - failed.length - cases.filter((c) => c.skipped).length} passed, ${failed.length} failed${failed.length ? `:\n  ${failed.join('\n  ')}` : ''}`,
+    );
     expect(cases.length, run.stdout.slice(-2000)).toBeGreaterThanOrEqual(145);
-    expect(failed.filter((id) => !BARE_NODE_H2SPEC_FAILURES.includes(id)), 'failures a bare node:http2 server does not have').toEqual([]);
+    expect(
+      failed.filter((id) => !BARE_NODE_H2SPEC_FAILURES.includes(id)),
+      'failures a bare node:http2 server does not have',
+    ).toEqual([]);
     await settled();
   }, 150_000);
 });

@@ -63,7 +63,10 @@ describe('the reference server over HTTPS', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('video/iso.segment');
       expect(res.bytes).toBe(300_000);
-      expect(parseServerTiming(String(res.headers['server-timing']))).toMatchObject({ appliedPaceKbps: 4000, sharedConnection: { reason: 'own' } });
+      expect(parseServerTiming(String(res.headers['server-timing']))).toMatchObject({
+        appliedPaceKbps: 4000,
+        sharedConnection: { reason: 'own' },
+      });
       const manifest = await h2Get(session, '/media/v/manifest.mpd');
       expect(manifest.headers['content-type']).toBe('application/dash+xml');
       expect((await h2Get(session, '/media/v/evil.m4s')).status, 'symlink out of the root').toBe(403);
@@ -105,12 +108,16 @@ describe('the reference server over HTTPS', () => {
 describe('the CLI serves HTTPS and HTTP, and says how to trust the certificate', () => {
   const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-  it('prints both URLs and the certificate\'s SPKI hash, and serves h2 with it', async () => {
+  it("prints both URLs and the certificate's SPKI hash, and serves h2 with it", async () => {
     const certDir = join(dir, 'cli-tls');
     const own = await devCertificate(certDir); // an operator's own files, through --cert/--key
-    const child = spawn(process.execPath, [cli, '--port', '0', '--https-port', '0', '--media-dir', media, '--cert', own.certPath!, '--key', own.keyPath!], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, '--port', '0', '--https-port', '0', '--media-dir', media, '--cert', own.certPath!, '--key', own.keyPath!],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -129,7 +136,9 @@ describe('the CLI serves HTTPS and HTTP, and says how to trust the certificate',
   });
 
   it('with the development certificate, prints how to trust it', async () => {
-    const child = spawn(process.execPath, [cli, '--no-http', '--https-port', '0', '--media-dir', media], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--no-http', '--https-port', '0', '--media-dir', media], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -44,7 +44,10 @@ function exchange(scheme: 'http' | 'https', bytes: string, waitMs = 800): Promis
     const socket: Socket =
       scheme === 'http'
         ? tcpConnect(origin.port, '127.0.0.1', () => socket.write(bytes))
-        : tlsConnect({ port: origin.port, host: '127.0.0.1', servername: 'localhost', ALPNProtocols: ['http/1.1'], rejectUnauthorized: false }, () => socket.write(bytes));
+        : tlsConnect(
+            { port: origin.port, host: '127.0.0.1', servername: 'localhost', ALPNProtocols: ['http/1.1'], rejectUnauthorized: false },
+            () => socket.write(bytes),
+          );
     let text = '';
     socket.setEncoding('latin1').on('data', (d: string) => (text += d));
     const done = (closed: boolean) => {

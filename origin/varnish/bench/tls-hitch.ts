@@ -71,14 +71,28 @@ const media = await startMediaOrigin([]);
 writeFileSync(join(media.mediaDir, 'test', 'tls.m4s'), randomBytes(BYTES));
 const varnish = await startVarnish({ backendPort: media.origin.port });
 const pem = join(dir, 'cert.pem');
-const ssl = spawnSync('sh', ['-c', `openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout ${dir}/key.pem -out ${dir}/crt.pem 2>/dev/null && cat ${dir}/key.pem ${dir}/crt.pem > ${pem}`]);
+const ssl = spawnSync('sh', [
+  '-c',
+  `openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout ${dir}/key.pem -out ${dir}/crt.pem 2>/dev/null && cat ${dir}/key.pem ${dir}/crt.pem > ${pem}`,
+]);
 if (ssl.status !== 0) throw new Error('openssl could not make a test certificate');
 const hitchPort = await freePort();
-const hitch = spawn('hitch', [`--frontend=[127.0.0.1]:${hitchPort}`, `--backend=[127.0.0.1]:${varnish.port}`, '--workers=1', '--daemon=off', '--quiet=on',
-  // hitch refuses to run its workers as root.
-  ...(process.getuid?.() === 0 ? ['--user=nobody'] : []), pem], {
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const hitch = spawn(
+  'hitch',
+  [
+    `--frontend=[127.0.0.1]:${hitchPort}`,
+    `--backend=[127.0.0.1]:${varnish.port}`,
+    '--workers=1',
+    '--daemon=off',
+    '--quiet=on',
+    // hitch refuses to run its workers as root.
+    ...(process.getuid?.() === 0 ? ['--user=nobody'] : []),
+    pem,
+  ],
+  {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 try {
   for (let i = 0; i < 100; i++) {
     if (hitch.exitCode !== null) throw new Error(`hitch exited (${hitch.exitCode})`);
@@ -98,7 +112,9 @@ try {
     if (base.startsWith('https:')) {
       // hitch's socket to this client, and Varnish's socket to hitch (the one that carries the pace).
       const viewer = socketPacing(hitchPort, sample.localPort);
-      console.log(`  hitch → viewer socket: pacing_rate ${viewer.pacingRateBps ?? '?'} bps, max_pacing_rate ${viewer.maxPacingRateBps ?? 'none (unpaced)'}`);
+      console.log(
+        `  hitch → viewer socket: pacing_rate ${viewer.pacingRateBps ?? '?'} bps, max_pacing_rate ${viewer.maxPacingRateBps ?? 'none (unpaced)'}`,
+      );
       const ss = spawnSync('ss', ['-tinH', 'state', 'established', `( sport = :${varnish.port} )`], { encoding: 'utf8' });
       const m = / pacing_rate (\d+)bps\/(\d+)bps/.exec(ss.stdout.replace(/\s+/g, ' '));
       console.log(`  Varnish → hitch socket: max_pacing_rate ${m ? `${m[2]} bps (${(Number(m[2]) / 1e6).toFixed(2)} Mbps)` : 'none'}`);

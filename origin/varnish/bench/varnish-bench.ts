@@ -66,13 +66,20 @@ try {
     agent.destroy();
     const errs = rates.map((r) => Math.abs(r / kbps - 1));
     errors.push(...errs);
-    console.log(`${String(kbps / 1000).padStart(9)}   ${rates.map((r) => (r / 1000).toFixed(2).padStart(7)).join(' ').padEnd(36)} ${pct(median(errs)).padStart(8)}`);
+    console.log(
+      `${String(kbps / 1000).padStart(9)}   ${rates
+        .map((r) => (r / 1000).toFixed(2).padStart(7))
+        .join(' ')
+        .padEnd(36)} ${pct(median(errs)).padStart(8)}`,
+    );
   }
   const medianError = median(errors);
   console.log(`median error over all transfers: ${pct(medianError)} (target ≤ 3%: ${medianError <= 0.03 ? 'met' : 'NOT met'})\n`);
 
   // 2. CPU, paced against unpaced.
-  console.log(`Varnish CPU: ${STREAMS} concurrent streams of ${(STREAM_BYTES / 1e6).toFixed(1)} MB (cache hits), paced at ${STREAM_KBPS / 1000} Mbps vs unpaced`);
+  console.log(
+    `Varnish CPU: ${STREAMS} concurrent streams of ${(STREAM_BYTES / 1e6).toFixed(1)} MB (cache hits), paced at ${STREAM_KBPS / 1000} Mbps vs unpaced`,
+  );
   const agents = await Promise.all(Array.from({ length: STREAMS }, () => warmMssAgent(varnish, '/media/test/warm.m4s')));
   await get(varnish, '/media/test/stream.m4s', { agent: agents[0] });
   const arm = async (paced: boolean) => {
@@ -94,7 +101,9 @@ try {
   for (const a of agents) a.destroy();
   for (const [name, list] of Object.entries(runs)) {
     for (const r of list) {
-      console.log(`  ${name.padEnd(8)} CPU ${r.cpu.toFixed(2)} s over ${r.wall.toFixed(1)} s wall, median stream ${(r.medianKbps / 1000).toFixed(1)} Mbps`);
+      console.log(
+        `  ${name.padEnd(8)} CPU ${r.cpu.toFixed(2)} s over ${r.wall.toFixed(1)} s wall, median stream ${(r.medianKbps / 1000).toFixed(1)} Mbps`,
+      );
     }
   }
   const cpuPaced = median(runs.paced.map((r) => r.cpu));

@@ -43,7 +43,13 @@ if (values.help) {
 const port = Number(values.port);
 const originPort = Number(values['origin-port']);
 const maxPace = values['max-pace'] === undefined ? undefined : Number(values['max-pace']);
-if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(originPort) || originPort < 0 || (maxPace !== undefined && !Number.isInteger(maxPace))) {
+if (
+  !Number.isInteger(port) ||
+  port <= 0 ||
+  !Number.isInteger(originPort) ||
+  originPort < 0 ||
+  (maxPace !== undefined && !Number.isInteger(maxPace))
+) {
   console.error(`start:varnish: --port, --origin-port and --max-pace take integers\n\n${HELP}`);
   process.exit(2);
 }

@@ -84,7 +84,6 @@ export function renderVcl(backendHost: string, backendPort: number): string {
   return source.replace(BACKEND_LINE, `backend default { .host = "${backendHost}"; .port = "${backendPort}"; }`);
 }
 
-
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host, port });
@@ -118,14 +117,20 @@ async function startOnce(opts: StartVarnishOptions, port: number): Promise<Runni
   writeFileSync(vclPath, renderVcl(opts.backendHost ?? '127.0.0.1', opts.backendPort));
   const args = [
     '-F',
-    '-n', workdir,
-    '-a', `${host}:${port}`,
-    '-f', vclPath,
-    '-s', `malloc,${opts.storage ?? '256m'}`,
+    '-n',
+    workdir,
+    '-a',
+    `${host}:${port}`,
+    '-f',
+    vclPath,
+    '-s',
+    `malloc,${opts.storage ?? '256m'}`,
     // No privilege separation: runs as whoever starts it (also as root, without a varnish user's access to /tmp).
-    '-j', 'none',
+    '-j',
+    'none',
     // No management CLI port: nothing here needs varnishadm.
-    '-T', 'none',
+    '-T',
+    'none',
     ...(opts.args ?? []),
   ];
   const child = spawn(varnishd, args, {

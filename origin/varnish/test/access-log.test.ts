@@ -38,7 +38,10 @@ interface LogLine {
 
 /** varnishncsa with the format file over what the shared log holds (-d: from its start, then exit), segments only. */
 function accessLog(): LogLine[] {
-  const r = spawnSync('varnishncsa', ['-n', varnish.workdir, '-d', '-f', FORMAT_FILE, '-q', 'ReqURL ~ "^/media/test/seg-"'], { encoding: 'utf8', timeout: 10_000 });
+  const r = spawnSync('varnishncsa', ['-n', varnish.workdir, '-d', '-f', FORMAT_FILE, '-q', 'ReqURL ~ "^/media/test/seg-"'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (r.error) throw new Error(`varnishncsa: ${r.error.message} (apt-get install varnish)`);
   expect(r.status, r.stderr).toBe(0);
   return r.stdout

@@ -33,7 +33,9 @@ export async function startMediaOrigin(rates: readonly number[]): Promise<TestOr
  * `clientPort`): its current pacing rate and SO_MAX_PACING_RATE ceiling, bits/s (undefined: no ceiling).
  */
 export function socketPacing(serverPort: number, clientPort: number): { pacingRateBps?: number; maxPacingRateBps?: number; line: string } {
-  const r = spawnSync('ss', ['-tinH', 'state', 'established', `( sport = :${serverPort} and dport = :${clientPort} )`], { encoding: 'utf8' });
+  const r = spawnSync('ss', ['-tinH', 'state', 'established', `( sport = :${serverPort} and dport = :${clientPort} )`], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`ss failed (${r.status}): ${r.stderr}`);
   const line = r.stdout.replace(/\s+/g, ' ').trim();
   // iproute2 prints `pacing_rate <current>bps/<max>bps`, the max only when one is set.

@@ -168,7 +168,6 @@ async function timing(query: string, headers: Record<string, string> = {}) {
   }
 }
 
-
 describe('the same rules as the Fastly VCL', () => {
   for (const [name, query, headers] of MALFORMED) {
     it(`malformed: ${name} is ignored, the response unpaced`, async () => {

@@ -26,7 +26,9 @@ const STRING_LITERALS = [...CODE.matchAll(/\{"([\s\S]*?)"\}|"([^"\n]*)"/g)].map(
 
 describe('sammy.vcl agrees with sammy-pacing-protocol', () => {
   it('emits Server-Timing only under names in SERVER_TIMING_METRICS (those the vmod can report)', () => {
-    const emitted = new Set(STRING_LITERALS.flatMap((s) => [...s.matchAll(/(?:^|[\s,])([A-Za-z][\w-]*);(?:dur|desc)=/g)].map((m) => m[1]!)));
+    const emitted = new Set(
+      STRING_LITERALS.flatMap((s) => [...s.matchAll(/(?:^|[\s,])([A-Za-z][\w-]*);(?:dur|desc)=/g)].map((m) => m[1]!)),
+    );
     const allowed = Object.values(SERVER_TIMING_METRICS) as string[];
     expect([...emitted].filter((name) => !allowed.includes(name))).toEqual([]);
     const m = SERVER_TIMING_METRICS;

@@ -74,12 +74,35 @@ export const DEFAULT_PARAMETERS: Readonly<SammyParameters> = Object.freeze({
  * the probing. Every other tunable keeps its value, so a preset spreads into `attach` options or
  * `update()` without resetting them: `attach(player, { ...PRESETS.paper })`.
  */
-export type PacePreset = Readonly<Pick<SammyParameters, 'c0' | 'c1' | 'fullBufferShare' | 'fullBufferMaxSeconds' | 'paceBase' | 'stepUpFactor' | 'probeInterval' | 'linkShare'>>;
+export type PacePreset = Readonly<
+  Pick<
+    SammyParameters,
+    'c0' | 'c1' | 'fullBufferShare' | 'fullBufferMaxSeconds' | 'paceBase' | 'stepUpFactor' | 'probeInterval' | 'linkShare'
+  >
+>;
 
 // (Pure: an app that uses no preset bundles none; pace-only mode's start bundles the paper's alone.)
 /** The paper's algorithm and production values (Section 5); pace-only mode starts from it. */
-export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1, linkShare: 0 });
-const BUFFER_AWARE: PacePreset = { c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, linkShare: 0 };
+export const PAPER_PACE: PacePreset = /* @__PURE__ */ Object.freeze({
+  c0: 3.2,
+  c1: 2.8,
+  fullBufferShare: 1,
+  fullBufferMaxSeconds: Infinity,
+  paceBase: 'top',
+  stepUpFactor: 0,
+  probeInterval: 1,
+  linkShare: 0,
+});
+const BUFFER_AWARE: PacePreset = {
+  c0: 4,
+  c1: 1.25,
+  fullBufferShare: 0.5,
+  fullBufferMaxSeconds: 15,
+  paceBase: 'next-rung',
+  stepUpFactor: 1.1,
+  probeInterval: 3,
+  linkShare: 0,
+};
 /**
  * `paper`; `bufferAware`: the lowest pace the buffer allows (issue 17), what the defaults have (README.md);
  * `neighbourFirst`: the defaults with `linkShare` on, for operators who put the neighbour's delay before the

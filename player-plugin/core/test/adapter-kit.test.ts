@@ -1,6 +1,15 @@
 /** The adapter kit without a player: a PlayerDescription of plain values and carriers of plain objects. */
 import { describe, expect, it, vi } from 'vitest';
-import { createAdapterKit, delegate, followMediaElement, memoryStore, PRESETS, type PlayerAbr, type PlayerDescription, type SegmentSample } from '../src/index.js';
+import {
+  createAdapterKit,
+  delegate,
+  followMediaElement,
+  memoryStore,
+  PRESETS,
+  type PlayerAbr,
+  type PlayerDescription,
+  type SegmentSample,
+} from '../src/index.js';
 
 const player = (over: Partial<PlayerDescription<{ safety: number }>> = {}): PlayerDescription<{ safety: number }> => ({
   package: 'sammy-pacing-test',
@@ -11,9 +20,21 @@ const player = (over: Partial<PlayerDescription<{ safety: number }>> = {}): Play
 });
 const paceOnly = {
   name: 'pace-only' as const,
-  playerAbr: (settings: { safety: number }, bufferTargetSeconds: number): PlayerAbr => ({ name: 'test', requirements: [], bufferTargetSeconds, safetyFactor: settings.safety, check: () => [], pace: PRESETS.paper }),
+  playerAbr: (settings: { safety: number }, bufferTargetSeconds: number): PlayerAbr => ({
+    name: 'test',
+    requirements: [],
+    bufferTargetSeconds,
+    safetyFactor: settings.safety,
+    check: () => [],
+    pace: PRESETS.paper,
+  }),
 };
-const video = { mediaType: 'video' as const, bitrateKbps: 3000, ladderTopKbps: { video: 6000, audio: 0 }, bufferLevelSeconds: { video: 10, audio: 0 } };
+const video = {
+  mediaType: 'video' as const,
+  bitrateKbps: 3000,
+  ladderTopKbps: { video: 6000, audio: 0 },
+  bufferLevelSeconds: { video: 10, audio: 0 },
+};
 
 describe('the adapter kit', () => {
   it('send: writes the decision’s rtp into the carrier (none in the initial phase or for other requests); ended reports one sample, failed none', () => {
@@ -57,9 +78,21 @@ describe('the adapter kit', () => {
     const kit = createAdapterKit({ initialHistory: memoryStore() }, player());
     const decide = vi.spyOn(kit.session, 'decide');
     const bufferLevelSeconds = { video: 12, audio: 8 };
-    kit.send({ url: 'https://cdn.example/v/1.m4s' }, () => ({ ...video, ladderTopKbps: { video: 6000, audio: 128 }, bufferLevelSeconds }), {});
-    kit.send({ url: 'https://cdn.example/a/1.m4s' }, () => ({ ...video, mediaType: 'audio', ladderTopKbps: { video: 6000, audio: 0 }, bufferLevelSeconds }), {});
-    kit.send({ url: 'https://cdn.example/v/2.m4s' }, () => ({ ...video, ladderTopKbps: { video: 6000, audio: 0 }, bufferLevelSeconds }), {});
+    kit.send(
+      { url: 'https://cdn.example/v/1.m4s' },
+      () => ({ ...video, ladderTopKbps: { video: 6000, audio: 128 }, bufferLevelSeconds }),
+      {},
+    );
+    kit.send(
+      { url: 'https://cdn.example/a/1.m4s' },
+      () => ({ ...video, mediaType: 'audio', ladderTopKbps: { video: 6000, audio: 0 }, bufferLevelSeconds }),
+      {},
+    );
+    kit.send(
+      { url: 'https://cdn.example/v/2.m4s' },
+      () => ({ ...video, ladderTopKbps: { video: 6000, audio: 0 }, bufferLevelSeconds }),
+      {},
+    );
     expect(decide.mock.calls.map(([r]) => r.tracks)).toEqual([
       { video: { ladderTopKbps: 6000, bufferLevelSeconds: 12 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 8 } },
       { video: { ladderTopKbps: 6000, bufferLevelSeconds: 12 }, audio: { ladderTopKbps: 0, bufferLevelSeconds: 8 } },
@@ -72,7 +105,15 @@ describe('the adapter kit', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const kit = createAdapterKit({ initialHistory: memoryStore() }, player());
     const carrier = { url: 'https://cdn.example/v/1.m4s' };
-    expect(kit.send(carrier, () => { throw new Error('no buffer'); }, carrier)).toBeUndefined();
+    expect(
+      kit.send(
+        carrier,
+        () => {
+          throw new Error('no buffer');
+        },
+        carrier,
+      ),
+    ).toBeUndefined();
     expect(carrier.url).toBe('https://cdn.example/v/1.m4s');
     expect(error).toHaveBeenCalled();
     error.mockRestore();
@@ -82,7 +123,9 @@ describe('the adapter kit', () => {
     const history = () => memoryStore([2000]);
     // Sammy's own mode: only where the player's first pick ignores the ABR hook.
     expect(createAdapterKit({ initialHistory: history() }, player()).startKbps()).toBeUndefined();
-    expect(createAdapterKit({ initialHistory: memoryStore() }, player({ firstPickFromStart: true, startKbps: () => 500 })).startKbps()).toBe(500);
+    expect(
+      createAdapterKit({ initialHistory: memoryStore() }, player({ firstPickFromStart: true, startKbps: () => 500 })).startKbps(),
+    ).toBe(500);
     expect(createAdapterKit({ initialHistory: history() }, player({ firstPickFromStart: true })).startKbps()).toBe(1400); // β 0.7 × 2000
     // Pace-only: from the history alone, at the player's own safety factor, undone by its discount.
     expect(createAdapterKit({ mode: paceOnly, initialHistory: memoryStore() }, player()).startKbps()).toBeUndefined();
@@ -93,10 +136,16 @@ describe('the adapter kit', () => {
   });
 
   it('the buffer target: the option, else the player’s; the validation at the lowest target', () => {
-    const kit = createAdapterKit({ initialHistory: memoryStore() }, player({ bufferTargetSeconds: () => 60, lowestBufferTargetSeconds: () => 20 }));
+    const kit = createAdapterKit(
+      { initialHistory: memoryStore() },
+      player({ bufferTargetSeconds: () => 60, lowestBufferTargetSeconds: () => 20 }),
+    );
     kit.session.playback({ type: 'playing' });
     expect(kit.send({ url: 'https://x/1.m4s' }, () => video, {})?.bufferTargetSeconds).toBe(60);
-    const withOption = createAdapterKit({ bufferTargetSeconds: 12, initialHistory: memoryStore() }, player({ bufferTargetSeconds: () => 60 }));
+    const withOption = createAdapterKit(
+      { bufferTargetSeconds: 12, initialHistory: memoryStore() },
+      player({ bufferTargetSeconds: () => 60 }),
+    );
     withOption.session.playback({ type: 'playing' });
     expect(withOption.send({ url: 'https://x/1.m4s' }, () => video, {})?.bufferTargetSeconds).toBe(12);
   });
@@ -106,7 +155,9 @@ describe('the adapter kit', () => {
     expect(() => createAdapterKit({ c2: 1 } as never, player())).toThrow("Sammy: unknown option 'c2' (did you mean 'c0'?)");
     const kit = createAdapterKit({ initialHistory: memoryStore() }, player());
     const controller = kit.controller({ detach() {} });
-    expect(() => controller.update({ stepupFactor: 2 } as never)).toThrow("Sammy: unknown option 'stepupFactor' (did you mean 'stepUpFactor'?)");
+    expect(() => controller.update({ stepupFactor: 2 } as never)).toThrow(
+      "Sammy: unknown option 'stepupFactor' (did you mean 'stepUpFactor'?)",
+    );
     expect(controller.parameters.stepUpFactor).toBe(1.1);
   });
 

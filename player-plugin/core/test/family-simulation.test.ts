@@ -25,7 +25,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS } from '../src/config.js';
 import { TraceLink } from '../src/traces/index.js';
 import { dashOwnRtpRule, dashThroughputRule } from './support/dash-throughput-rule.js';
-import { FAMILY_SHAPES, LAB_TOP_MBPS, familyTraceStats, familyTraces, realLteTraces, shapedTrace, volatileLteTraces } from './support/family-traces.js';
+import {
+  FAMILY_SHAPES,
+  LAB_TOP_MBPS,
+  familyTraceStats,
+  familyTraces,
+  realLteTraces,
+  shapedTrace,
+  volatileLteTraces,
+} from './support/family-traces.js';
 import { neighbourDelaysMs, qoe, type Qoe } from './support/qoe.js';
 import { median, sammyRule, simulateSession, type SimulatedRule, type SimulationConfig } from './support/session-simulator.js';
 import type { NamedTrace } from './support/synthetic-traces.js';
@@ -55,17 +63,32 @@ const RULES: Record<Arm, SimulatedRule> = {
 
 const seeds = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 /** The table's traces: two per mean of each family, twelve of each LTE shape (issue 33's volatile one, issue 39's two). */
-const TRACES: NamedTrace[] = [...familyTraces(SESSION_SECONDS, 2), ...volatileLteTraces(SESSION_SECONDS, seeds(12)), ...realLteTraces(SESSION_SECONDS, seeds(12))];
+const TRACES: NamedTrace[] = [
+  ...familyTraces(SESSION_SECONDS, 2),
+  ...volatileLteTraces(SESSION_SECONDS, seeds(12)),
+  ...realLteTraces(SESSION_SECONDS, seeds(12)),
+];
 const FAMILIES = [...new Set(TRACES.map((t) => t.family))];
 
-const configFor = (trace: NamedTrace, target: Target): SimulationConfig => ({ ...LAB_SIMULATION, linkKbps: 0, link: new TraceLink(trace.trace), bufferTargetSeconds: target });
+const configFor = (trace: NamedTrace, target: Target): SimulationConfig => ({
+  ...LAB_SIMULATION,
+  linkKbps: 0,
+  link: new TraceLink(trace.trace),
+  bufferTargetSeconds: target,
+});
 const run = (rule: SimulatedRule, trace: NamedTrace, target: Target) => {
   const config = configFor(trace, target);
   const result = simulateSession(rule, config);
   return { result, qoe: qoe(result, config) };
 };
 
-const rows = BUFFER_TARGETS.flatMap((target) => TRACES.map((trace) => ({ target, trace, arms: Object.fromEntries(ARMS.map((a) => [a, run(RULES[a], trace, target).qoe])) as Record<Arm, Qoe> })));
+const rows = BUFFER_TARGETS.flatMap((target) =>
+  TRACES.map((trace) => ({
+    target,
+    trace,
+    arms: Object.fromEntries(ARMS.map((a) => [a, run(RULES[a], trace, target).qoe])) as Record<Arm, Qoe>,
+  })),
+);
 
 /** A family's figures per arm and target: means over its traces, switches summed. */
 function figures(family: string, target: Target, arm: Arm) {
@@ -95,8 +118,15 @@ const familyMeanMbps = (family: string) => {
     'per arm: mean bitrate kbps, rebuffer ratio, switches (sum), chunk throughput Mbit/s, share of the session at the link’s capacity, neighbour queueing delay p50/p95 ms',
   ];
   for (const target of BUFFER_TARGETS) {
-    lines.push('', `buffer target ${target} s`, `${'family'.padEnd(13)} ${'×top'.padStart(5)} | ${ARMS.map((a) => a.padEnd(38)).join(' | ')}`);
-    for (const family of FAMILIES) lines.push(`${family.padEnd(13)} ${familyMeanMbps(family).toFixed(1).padStart(5)} | ${ARMS.map((a) => cell(figures(family, target, a)).padEnd(38)).join(' | ')}`);
+    lines.push(
+      '',
+      `buffer target ${target} s`,
+      `${'family'.padEnd(13)} ${'×top'.padStart(5)} | ${ARMS.map((a) => a.padEnd(38)).join(' | ')}`,
+    );
+    for (const family of FAMILIES)
+      lines.push(
+        `${family.padEnd(13)} ${familyMeanMbps(family).toFixed(1).padStart(5)} | ${ARMS.map((a) => cell(figures(family, target, a)).padEnd(38)).join(' | ')}`,
+      );
   }
   console.log(lines.join('\n'));
 }
@@ -111,7 +141,8 @@ const familyMeanMbps = (family: string) => {
 const DIPS =
   'the p95 is set by the dips (seconds at 5–10% of the mean): Sammy, paced at 1.25× the top and holding its buffer at the full level (15 s) where unpaced banks its target, downloads through more of them, and in one its held floor (the rung fetched) is above the link, so the queue fills as unpaced’s does while it downloads';
 /** At a 240 s target unpaced dash.js banks all it can (its buffer grows through the session); Sammy's holds at 15 s, so a long dip costs it a rung or two that unpaced rides out. */
-const DEEP = 'at a 240 s target unpaced dash.js banks the whole session’s buffer where Sammy holds 15 s; a long dip steps Sammy down for a few segments';
+const DEEP =
+  'at a 240 s target unpaced dash.js banks the whole session’s buffer where Sammy holds 15 s; a long dip steps Sammy down for a few segments';
 const KNOWN_MISSES: Record<string, string> = {
   'hsdpa/30/queueP95Ms': `p95 386 vs 385 ms: ${DIPS}`,
   'nyc-lte/30/queueP95Ms': `p95 769 vs 684 ms: ${DIPS}`,
@@ -123,15 +154,18 @@ const KNOWN_MISSES: Record<string, string> = {
   'lte-1.2x/240/queueP95Ms': `p95 876 vs 872 ms: ${DIPS}`,
   'lte-driving/30/queueP95Ms': `p95 1146 vs 1021 ms: ${DIPS}`,
   // c1 × (top + audio) = 1.25 × 3.43 = 4.3 Mbit/s is 40% of the family's 3.2× mean: no room for the fill phase.
-  'nyc-lte/30/chunk': 'chunk throughput 4.4 vs 10.4 Mbit/s, −58%: the pace at a full buffer, 1.25 × the top, is 40% of a 3.2× link (at the 240 s target −65%: unpaced 12.4)',
+  'nyc-lte/30/chunk':
+    'chunk throughput 4.4 vs 10.4 Mbit/s, −58%: the pace at a full buffer, 1.25 × the top, is 40% of a 3.2× link (at the 240 s target −65%: unpaced 12.4)',
   'nyc-lte/240/bitrate': `3016 vs 3088 kbps (97.7%): ${DEEP}`,
   // Issue 40's fill cap (policy/hold.ts): the price of a home link's emptier queue, paid on two traces each.
   'lte-volatile/240/bitrate': `2475 vs 2542 kbps (97.4%; 2499 before the fill cap): ${DEEP}; and on two traces the first two samples agree (8.5 and 6.9 Mbit/s on "lte-volatile #1"), so the fill is capped at 0.8 of the link just before a dip and meets it 2 s shallower (1500 kbps for a segment)`,
   'lte-1.2x/240/bitrate': `2625 vs 2680 kbps (97.9%; 2632 before the fill cap): ${DEEP}; and on "lte-1.2x #10" and "#12" the first two samples agree within 6%, so the fill is capped at 0.8 of the link before a dip`,
   'lte-driving/240/bitrate': `2895 vs 2964 kbps (97.7%): ${DEEP}`,
   '5g-driving/240/switches': `18 vs 13: ${DEEP}, and climbs back in more steps (1500 → 2300 → 3300 where unpaced goes 1500 → 3300)`,
-  'lte-driving/30/rebuffer': '0.58% vs 0.42%: three of its twelve traces stall where unpaced does not (the sweep’s known stalls: lte-driving #12, #24, #32)',
-  'lte-driving/240/rebuffer': '0.58% vs 0.42%: three of its twelve traces stall where unpaced does not (the sweep’s known stalls: lte-driving #12, #24, #32)',
+  'lte-driving/30/rebuffer':
+    '0.58% vs 0.42%: three of its twelve traces stall where unpaced does not (the sweep’s known stalls: lte-driving #12, #24, #32)',
+  'lte-driving/240/rebuffer':
+    '0.58% vs 0.42%: three of its twelve traces stall where unpaced does not (the sweep’s known stalls: lte-driving #12, #24, #32)',
 };
 
 const check = targetChecks(KNOWN_MISSES);
@@ -145,10 +179,14 @@ describe('issue 39: Sammy’s defaults dominate unpaced dash.js, per generated f
       const multiple = familyMeanMbps(family);
       viewerChecks(check, key, `${family}, ${target} s:`, sammy, base, 1.1);
       const half = multiple >= 1.25;
-      check(`${key}/queueP50Ms`, `${family}, ${target} s: the neighbour’s queueing delay p50 ≤ ${half ? 'half of ' : ''}unpaced’s (${multiple.toFixed(1)}× the top)`, () =>
-        expect(sammy.queueP50Ms).toBeLessThanOrEqual((half ? 0.5 : 1) * base.queueP50Ms + 1e-9),
+      check(
+        `${key}/queueP50Ms`,
+        `${family}, ${target} s: the neighbour’s queueing delay p50 ≤ ${half ? 'half of ' : ''}unpaced’s (${multiple.toFixed(1)}× the top)`,
+        () => expect(sammy.queueP50Ms).toBeLessThanOrEqual((half ? 0.5 : 1) * base.queueP50Ms + 1e-9),
       );
-      check(`${key}/queueP95Ms`, `${family}, ${target} s: the neighbour’s queueing delay p95 ≤ unpaced’s`, () => expect(sammy.queueP95Ms).toBeLessThanOrEqual(base.queueP95Ms + 1e-9));
+      check(`${key}/queueP95Ms`, `${family}, ${target} s: the neighbour’s queueing delay p95 ≤ unpaced’s`, () =>
+        expect(sammy.queueP95Ms).toBeLessThanOrEqual(base.queueP95Ms + 1e-9),
+      );
       if (multiple > 3) {
         check(`${key}/chunk`, `${family}, ${target} s: cuts chunk throughput by ≥ 60% (mean ${multiple.toFixed(1)}× the top)`, () =>
           expect(sammy.chunkKbps).toBeLessThanOrEqual(0.4 * base.chunkKbps),
@@ -163,8 +201,10 @@ describe('issue 39: Sammy’s defaults dominate unpaced dash.js, per generated f
  * bitrate ≥ its, the neighbour's queueing delay p50 ≤ its (+10%, or +2 ms), p95 ≤ its +10%, no
  * more rebuffering. A target missed is listed with why and runs as `it.fails`.
  */
-const NF_DIPS = 'the dips (seconds at a few % of the mean): the pace, at a share of the link measured before the dip, is above the link in it, where dash.js-rtp has stepped down to a pace below it';
-const NF_VOLATILE = 'a link swinging by 5 Mbit/s within seconds: the share of the link measured by the last probes is above the link in the next dip; dash.js-rtp holds 1601–1694 kbps (neighbourFirst 2013–2036)';
+const NF_DIPS =
+  'the dips (seconds at a few % of the mean): the pace, at a share of the link measured before the dip, is above the link in it, where dash.js-rtp has stepped down to a pace below it';
+const NF_VOLATILE =
+  'a link swinging by 5 Mbit/s within seconds: the share of the link measured by the last probes is above the link in the next dip; dash.js-rtp holds 1601–1694 kbps (neighbourFirst 2013–2036)';
 const NEIGHBOUR_FIRST_MISSES: Record<string, string> = Object.fromEntries(
   BUFFER_TARGETS.flatMap((t) => [
     [`puffer/${t}/queueP95Ms`, `p95 198 vs 179 ms: ${NF_DIPS}`],
@@ -172,7 +212,10 @@ const NEIGHBOUR_FIRST_MISSES: Record<string, string> = Object.fromEntries(
     [`5g-driving/${t}/queueP95Ms`, `p95 1326–1331 vs 621 ms: ${NF_DIPS}`],
     [`5g-static/${t}/queueP95Ms`, `p95 468 vs 173 ms: ${NF_DIPS}`],
     [`lte-driving/${t}/queueP95Ms`, `p95 1114 vs 741 ms: ${NF_DIPS}`],
-    [`nyc-lte/${t}/rebuffer`, '0.20% vs 0.18%: on one trace a long dip meets a buffer filled at a share of the link, where dash.js-rtp has stepped down'],
+    [
+      `nyc-lte/${t}/rebuffer`,
+      '0.20% vs 0.18%: on one trace a long dip meets a buffer filled at a share of the link, where dash.js-rtp has stepped down',
+    ],
     [`lte-volatile/${t}/queueP50Ms`, `p50 36 vs 1 ms: ${NF_VOLATILE}`],
     [`lte-volatile/${t}/queueP95Ms`, `p95 769 vs 551 ms: ${NF_VOLATILE}`],
     [`lte-1.2x/${t}/queueP50Ms`, `p50 16 vs 0 ms: ${NF_VOLATILE}`],
@@ -188,12 +231,18 @@ describe('issue 39: PRESETS.neighbourFirst against dash.js’s own rtp, per gene
       const first = figures(family, target, 'neighbour-first');
       const key = `${family}/${target}`;
       const label = `${family}, ${target} s: neighbourFirst`;
-      checkNeighbourFirst(`${key}/bitrate`, `${label} keeps ≥ dash.js-rtp’s mean bitrate`, () => expect(first.meanBitrateKbps).toBeGreaterThanOrEqual(rtp.meanBitrateKbps));
-      checkNeighbourFirst(`${key}/rebuffer`, `${label} rebuffers no more than dash.js-rtp`, () => expect(first.rebufferRatio).toBeLessThanOrEqual(rtp.rebufferRatio + 1e-9));
+      checkNeighbourFirst(`${key}/bitrate`, `${label} keeps ≥ dash.js-rtp’s mean bitrate`, () =>
+        expect(first.meanBitrateKbps).toBeGreaterThanOrEqual(rtp.meanBitrateKbps),
+      );
+      checkNeighbourFirst(`${key}/rebuffer`, `${label} rebuffers no more than dash.js-rtp`, () =>
+        expect(first.rebufferRatio).toBeLessThanOrEqual(rtp.rebufferRatio + 1e-9),
+      );
       checkNeighbourFirst(`${key}/queueP50Ms`, `${label}: the neighbour’s queueing delay p50 ≤ dash.js-rtp’s +10% (or +2 ms)`, () =>
         expect(first.queueP50Ms).toBeLessThanOrEqual(Math.max(1.1 * rtp.queueP50Ms, rtp.queueP50Ms + 2)),
       );
-      checkNeighbourFirst(`${key}/queueP95Ms`, `${label}: the neighbour’s queueing delay p95 ≤ dash.js-rtp’s +10%`, () => expect(first.queueP95Ms).toBeLessThanOrEqual(1.1 * rtp.queueP95Ms + 1e-9));
+      checkNeighbourFirst(`${key}/queueP95Ms`, `${label}: the neighbour’s queueing delay p95 ≤ dash.js-rtp’s +10%`, () =>
+        expect(first.queueP95Ms).toBeLessThanOrEqual(1.1 * rtp.queueP95Ms + 1e-9),
+      );
     }
   }
 });
@@ -205,21 +254,43 @@ const frontier = SHARES.map((linkShare) => {
   const qs = FAMILIES.map((family) => {
     const per = TRACES.filter((t) => t.family === family).map((t) => run(rule, t, 30).qoe);
     const mean = (f: (q: Qoe) => number) => per.reduce((sum, q) => sum + f(q), 0) / per.length;
-    return { bitrate: mean((q) => q.meanBitrateKbps), rebuffer: mean((q) => q.rebufferRatio), p50: mean((q) => q.queueP50Ms), p95: mean((q) => q.queueP95Ms) };
+    return {
+      bitrate: mean((q) => q.meanBitrateKbps),
+      rebuffer: mean((q) => q.rebufferRatio),
+      p50: mean((q) => q.queueP50Ms),
+      p95: mean((q) => q.queueP95Ms),
+    };
   });
   const mean = (f: (q: (typeof qs)[number]) => number) => qs.reduce((sum, q) => sum + f(q), 0) / qs.length;
-  return { linkShare, bitrate: mean((q) => q.bitrate), rebuffer: mean((q) => q.rebuffer), p50: mean((q) => q.p50), p95: mean((q) => q.p95) };
+  return {
+    linkShare,
+    bitrate: mean((q) => q.bitrate),
+    rebuffer: mean((q) => q.rebuffer),
+    p50: mean((q) => q.p50),
+    p95: mean((q) => q.p95),
+  };
 });
 const anchorMeans = (arm: Arm) => {
   const fs = FAMILIES.map((family) => figures(family, 30, arm));
   const mean = (f: (q: (typeof fs)[number]) => number) => fs.reduce((sum, q) => sum + f(q), 0) / fs.length;
-  return { bitrate: mean((q) => q.meanBitrateKbps), rebuffer: mean((q) => q.rebufferRatio), p50: mean((q) => q.queueP50Ms), p95: mean((q) => q.queueP95Ms) };
+  return {
+    bitrate: mean((q) => q.meanBitrateKbps),
+    rebuffer: mean((q) => q.rebufferRatio),
+    p50: mean((q) => q.queueP50Ms),
+    p95: mean((q) => q.queueP95Ms),
+  };
 };
 console.log(
   [
     'The frontier (30 s target, means over the families): linkShare → mean bitrate kbps, rebuffer ratio, neighbour queueing delay p50/p95 ms',
-    ...frontier.map((f) => `linkShare ${f.linkShare.toFixed(1)}${f.linkShare === PRESETS.neighbourFirst.linkShare ? ' (neighbourFirst)' : f.linkShare === 0 ? ' (defaults)     ' : '                 '} ${Math.round(f.bitrate)} ${(f.rebuffer * 100).toFixed(2)}% ${Math.round(f.p50)}/${Math.round(f.p95)}`),
-    ...(['unpaced', 'dash-rtp'] as const).map((a) => { const m = anchorMeans(a); return `${a.padEnd(30)} ${Math.round(m.bitrate)} ${(m.rebuffer * 100).toFixed(2)}% ${Math.round(m.p50)}/${Math.round(m.p95)}`; }),
+    ...frontier.map(
+      (f) =>
+        `linkShare ${f.linkShare.toFixed(1)}${f.linkShare === PRESETS.neighbourFirst.linkShare ? ' (neighbourFirst)' : f.linkShare === 0 ? ' (defaults)     ' : '                 '} ${Math.round(f.bitrate)} ${(f.rebuffer * 100).toFixed(2)}% ${Math.round(f.p50)}/${Math.round(f.p95)}`,
+    ),
+    ...(['unpaced', 'dash-rtp'] as const).map((a) => {
+      const m = anchorMeans(a);
+      return `${a.padEnd(30)} ${Math.round(m.bitrate)} ${(m.rebuffer * 100).toFixed(2)}% ${Math.round(m.p50)}/${Math.round(m.p95)}`;
+    }),
   ].join('\n'),
 );
 
@@ -255,9 +326,15 @@ const firstHalfP50 = (family: string, arm: Arm) => {
     }, 0) / ts.length
   );
 };
-const firstHalf = Object.fromEntries(SLOW.map((f) => [f, Object.fromEntries(ARMS.map((a) => [a, firstHalfP50(f, a)]))])) as Record<(typeof SLOW)[number], Record<Arm, number>>;
+const firstHalf = Object.fromEntries(SLOW.map((f) => [f, Object.fromEntries(ARMS.map((a) => [a, firstHalfP50(f, a)]))])) as Record<
+  (typeof SLOW)[number],
+  Record<Arm, number>
+>;
 console.log(
-  [`The first ${SESSION_SECONDS / 2} s (30 s target): the neighbour's queueing delay p50, ms, per arm (${ARMS.join(', ')})`, ...SLOW.map((f) => `${f.padEnd(6)} ${ARMS.map((a) => String(Math.round(firstHalf[f][a])).padStart(4)).join(' ')}`)].join('\n'),
+  [
+    `The first ${SESSION_SECONDS / 2} s (30 s target): the neighbour's queueing delay p50, ms, per arm (${ARMS.join(', ')})`,
+    ...SLOW.map((f) => `${f.padEnd(6)} ${ARMS.map((a) => String(Math.round(firstHalf[f][a])).padStart(4)).join(' ')}`),
+  ].join('\n'),
 );
 
 describe('issue 39: the first half of a session on the slow families', () => {
@@ -270,7 +347,11 @@ describe('issue 39: the first half of a session on the slow families', () => {
 });
 
 /** A wider sweep for the viewer: eight seeds per mean of each family, forty of each LTE shape. */
-const SWEEP: NamedTrace[] = [...familyTraces(SESSION_SECONDS, 8), ...volatileLteTraces(SESSION_SECONDS, seeds(40)), ...realLteTraces(SESSION_SECONDS, seeds(40))];
+const SWEEP: NamedTrace[] = [
+  ...familyTraces(SESSION_SECONDS, 8),
+  ...volatileLteTraces(SESSION_SECONDS, seeds(40)),
+  ...realLteTraces(SESSION_SECONDS, seeds(40)),
+];
 /** Traces on which Sammy stalls longer than unpaced, `name/target`, with why. */
 const BANKED =
   'unpaced dash.js banks its whole 30 s target on the fast stretch before; Sammy’s buffer grows at 1.25 × the top over 15 s (19% a second) and meets';
@@ -279,8 +360,10 @@ const KNOWN_STALLS: Record<string, string> = {
   '5g-driving 10.9 #31/240': `8.2 s vs none: ${BANKED} two outages of 17 and 27 s below 1 Mbit/s with 18 s`,
   'lte-volatile #19/30': `1.2 s vs none: ${BANKED} two dips to 0.6–1.8 Mbit/s with 15 s, keeping 3300 kbps by Eq. 1 above the shallow level`,
   'lte-volatile #19/240': `1.2 s vs none: ${BANKED} two dips to 0.6–1.8 Mbit/s with 15 s, keeping 3300 kbps by Eq. 1 above the shallow level`,
-  'lte-driving #12/30': '1.7 s vs none: 1 s into playback, with 6.7 s of buffer (paced at 11.2 Mbit/s on a 20 Mbit/s link, where unpaced had 10.5 s), the link fell to ~1 Mbit/s for 8 s under a 3300 kbps segment (dash.js’s abandon rule is not modelled)',
-  'lte-driving #12/240': '1.7 s vs none: 1 s into playback, with 6.7 s of buffer (paced at 11.2 Mbit/s on a 20 Mbit/s link, where unpaced had 10.5 s), the link fell to ~1 Mbit/s for 8 s under a 3300 kbps segment (dash.js’s abandon rule is not modelled)',
+  'lte-driving #12/30':
+    '1.7 s vs none: 1 s into playback, with 6.7 s of buffer (paced at 11.2 Mbit/s on a 20 Mbit/s link, where unpaced had 10.5 s), the link fell to ~1 Mbit/s for 8 s under a 3300 kbps segment (dash.js’s abandon rule is not modelled)',
+  'lte-driving #12/240':
+    '1.7 s vs none: 1 s into playback, with 6.7 s of buffer (paced at 11.2 Mbit/s on a 20 Mbit/s link, where unpaced had 10.5 s), the link fell to ~1 Mbit/s for 8 s under a 3300 kbps segment (dash.js’s abandon rule is not modelled)',
   'lte-driving #24/30': `0.7 s vs none: ${BANKED} a 1 Mbit/s stretch of 10 s with 13 s`,
   'lte-driving #24/240': `0.7 s vs none: ${BANKED} a 1 Mbit/s stretch of 10 s with 13 s`,
   'lte-driving #32/30': `1.5 s vs none: ${BANKED} a fall to 0.7 Mbit/s at 73 s with 15 s, held at the rung’s floor before it`,
@@ -303,7 +386,10 @@ describe('issue 33: no trace where Sammy stalls longer than unpaced dash.js', ()
 });
 
 describe('the volatile LTE case (issue 33’s held-out shape: ~4.2 Mbit/s, 0.5–10 within seconds, 30 s target, 90 s sessions)', () => {
-  const traces = volatileLteTraces(SESSION_SECONDS, Array.from({ length: 12 }, (_, i) => i + 1));
+  const traces = volatileLteTraces(
+    SESSION_SECONDS,
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  );
   // Reproduced on the defaults before issue 33 (hold from a third of the full level, 5 s at a 30 s
   // target): on "lte-volatile #7" Sammy held 2300 kbps at 2800 kbps with a 6–8 s buffer through a
   // 4–10 Mbit/s stretch and stalled 1.4 s in the dip after it, where unpaced dash.js did not stall;
@@ -332,13 +418,20 @@ describe('the volatile LTE case (issue 33’s held-out shape: ~4.2 Mbit/s, 0.5�
 describe('generated family traces', () => {
   it('match each family’s spread: the median p10/mean within 0.12 and p90/mean within 20% of the real family’s (5g-driving’s p90: 25%), the session mean exactly', () => {
     for (const shape of FAMILY_SHAPES) {
-      const stats = Array.from({ length: 15 }, (_, k) => familyTraceStats(shapedTrace(shape, shape.meansMbps[0]!, k + 1, { sessionSeconds: SESSION_SECONDS }).trace));
+      const stats = Array.from({ length: 15 }, (_, k) =>
+        familyTraceStats(shapedTrace(shape, shape.meansMbps[0]!, k + 1, { sessionSeconds: SESSION_SECONDS }).trace),
+      );
       expect(Math.abs(median(stats.map((s) => s.p10)) - shape.p10), shape.family).toBeLessThanOrEqual(0.12);
-      expect(Math.abs(median(stats.map((s) => s.p90)) / shape.p90 - 1), shape.family).toBeLessThanOrEqual(shape.family === '5g-driving' ? 0.25 : 0.2);
+      expect(Math.abs(median(stats.map((s) => s.p90)) / shape.p90 - 1), shape.family).toBeLessThanOrEqual(
+        shape.family === '5g-driving' ? 0.25 : 0.2,
+      );
     }
     for (const trace of familyTraces(SESSION_SECONDS)) {
       const rates = trace.trace.steps.filter((s) => s.startSeconds < SESSION_SECONDS);
-      const mean = rates.reduce((sum, s, i) => sum + s.kbps * ((rates[i + 1]?.startSeconds ?? SESSION_SECONDS) - s.startSeconds), 0) / SESSION_SECONDS / 1000;
+      const mean =
+        rates.reduce((sum, s, i) => sum + s.kbps * ((rates[i + 1]?.startSeconds ?? SESSION_SECONDS) - s.startSeconds), 0) /
+        SESSION_SECONDS /
+        1000;
       expect(mean / LAB_TOP_MBPS, trace.name).toBeCloseTo(trace.multiple, 2);
     }
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS, type SammyParameters } from '../src/config.js';
-import { LOW_BUFFER_SAFETY, minimumThroughputKbps, selectBitrateKbps, bufferAfterStepUp, sustainableBitrateKbps } from '../src/policy/bitrate.js';
+import {
+  LOW_BUFFER_SAFETY,
+  minimumThroughputKbps,
+  selectBitrateKbps,
+  bufferAfterStepUp,
+  sustainableBitrateKbps,
+} from '../src/policy/bitrate.js';
 import { decideBitrate, decidePace, SHALLOW_BUFFER_SECONDS } from '../src/policy/decide.js';
 import { FILL_MARGIN, heldPaceKbps, holdLimits, HOLD_FROM_FULLNESS } from '../src/policy/hold.js';
 import { bufferFullness, paceMultiplier, paceRateKbps, paceRungKbps } from '../src/policy/pace-rate.js';
@@ -8,25 +14,63 @@ import { paceShortfalls, sammyRuleRequirement, sammyRuleShortfalls, scheduleShor
 import { minimumMultiplier, resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
 import { nextPlaybackState, INITIAL_PLAYBACK_STATE, type PlaybackEvent, type PlaybackState } from '../src/policy/phase.js';
 import { harmonicMeanKbps, appendBounded } from '../src/policy/throughput.js';
-import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeRequest, type ProbeState } from '../src/policy/probe.js';
+import {
+  INITIAL_PROBE_STATE,
+  nextProbeState,
+  paceRequest,
+  probeEstimateKbps,
+  type ProbeRequest,
+  type ProbeState,
+} from '../src/policy/probe.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 
 describe('pace-rate policy', () => {
   it('defaults to the lower pace of issue 17 (c0 = 4 empty, c1 = 1.25 from half the buffer target and 15 s at most, on the next rung, hysteresis 1.1, a probe every 3 video segments), also named PRESETS.bufferAware', () => {
-    expect(DEFAULT_PARAMETERS).toMatchObject({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, capacityShare: 0.8, linkShare: 0 });
-    expect(PRESETS.bufferAware).toEqual({ c0: 4, c1: 1.25, fullBufferShare: 0.5, fullBufferMaxSeconds: 15, paceBase: 'next-rung', stepUpFactor: 1.1, probeInterval: 3, linkShare: 0 });
+    expect(DEFAULT_PARAMETERS).toMatchObject({
+      c0: 4,
+      c1: 1.25,
+      fullBufferShare: 0.5,
+      fullBufferMaxSeconds: 15,
+      paceBase: 'next-rung',
+      stepUpFactor: 1.1,
+      probeInterval: 3,
+      capacityShare: 0.8,
+      linkShare: 0,
+    });
+    expect(PRESETS.bufferAware).toEqual({
+      c0: 4,
+      c1: 1.25,
+      fullBufferShare: 0.5,
+      fullBufferMaxSeconds: 15,
+      paceBase: 'next-rung',
+      stepUpFactor: 1.1,
+      probeInterval: 3,
+      linkShare: 0,
+    });
     expect(Object.isFrozen(PRESETS.bufferAware)).toBe(true);
     expect(resolveParameters(PRESETS.bufferAware)).toEqual(DEFAULT_PARAMETERS);
   });
 
   it('keeps the paper’s algorithm and production values as a preset, PRESETS.paper: a pace schedule, no hysteresis, every segment paced by it', () => {
-    expect(PRESETS.paper).toEqual({ c0: 3.2, c1: 2.8, fullBufferShare: 1, fullBufferMaxSeconds: Infinity, paceBase: 'top', stepUpFactor: 0, probeInterval: 1, linkShare: 0 });
+    expect(PRESETS.paper).toEqual({
+      c0: 3.2,
+      c1: 2.8,
+      fullBufferShare: 1,
+      fullBufferMaxSeconds: Infinity,
+      paceBase: 'top',
+      stepUpFactor: 0,
+      probeInterval: 1,
+      linkShare: 0,
+    });
     expect(Object.isFrozen(PRESETS.paper)).toBe(true);
     // As an adapter takes it, spread into the options (or update): every other tunable keeps its value.
     expect(resolveParameters(PRESETS.paper)).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.paper });
     expect(resolveParameters({ ...PRESETS.paper, initialVideoBitrateKbps: 500 }).initialVideoBitrateKbps).toBe(500);
-    expect(resolveParameters(PRESETS.bufferAware, resolveParameters({ ...PRESETS.paper, beta: 0.8 }))).toEqual({ ...DEFAULT_PARAMETERS, beta: 0.8 });
+    expect(resolveParameters(PRESETS.bufferAware, resolveParameters({ ...PRESETS.paper, beta: 0.8 }))).toEqual({
+      ...DEFAULT_PARAMETERS,
+      beta: 0.8,
+    });
   });
 
   it('names the neighbour-first point of the frontier PRESETS.neighbourFirst: the defaults with linkShare on, validated as every set, and spread like every preset', () => {
@@ -36,7 +80,8 @@ describe('pace-rate policy', () => {
     expect(resolveParameters({ ...PRESETS.neighbourFirst })).toEqual({ ...DEFAULT_PARAMETERS, ...PRESETS.neighbourFirst });
     // Back to the viewer first: a preset spread after it resets the knob.
     expect(resolveParameters(PRESETS.bufferAware, resolveParameters(PRESETS.neighbourFirst))).toEqual(DEFAULT_PARAMETERS);
-    for (const linkShare of [-0.1, 1.01, NaN]) expect(() => resolveParameters({ linkShare })).toThrow(/linkShare must be a number ≥ 0 and ≤ 1/);
+    for (const linkShare of [-0.1, 1.01, NaN])
+      expect(() => resolveParameters({ linkShare })).toThrow(/linkShare must be a number ≥ 0 and ≤ 1/);
   });
 
   it('interpolates multiplier = c1·B + c0·(1 − B) on the buffer fullness', () => {
@@ -99,7 +144,9 @@ describe('probe and hold (probeInterval)', () => {
     expect(limits(9.9, 4000)).toBeUndefined();
     expect(limits(10, 4000)).toBeDefined();
     expect(limits(12, undefined)).toBeUndefined();
-    expect(holdLimits({ bufferLevelSeconds: 12, fullBufferSeconds: 15, capacityKbps: 4000, fetchedBaseKbps: undefined, parameters })).toBeUndefined();
+    expect(
+      holdLimits({ bufferLevelSeconds: 12, fullBufferSeconds: 15, capacityKbps: 4000, fetchedBaseKbps: undefined, parameters }),
+    ).toBeUndefined();
   });
 
   it('caps at capacityShare of the capacity on the wire, above the floor that keeps the rung (Eq. 1 and an undrained buffer; stepping up is the probes’ part)', () => {
@@ -115,7 +162,8 @@ describe('probe and hold (probeInterval)', () => {
 
   it('with linkShare (neighbour first), holds at every buffer level once the link is measured, with no floor: at the link below two thirds of the full level, at linkShare of it from there', () => {
     const share = { ...parameters, linkShare: 0.7 };
-    const at = (b: number, capacityKbps: number | undefined) => holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters: share });
+    const at = (b: number, capacityKbps: number | undefined) =>
+      holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps, fetchedBaseKbps: 2428, parameters: share });
     expect(at(2, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
     expect(at(9.9, 4000)).toEqual({ capKbps: 4000 / 0.95, floorKbps: 0 });
     expect(at(10, 4000)!.capKbps).toBeCloseTo((0.7 * 4000) / 0.95);
@@ -128,23 +176,52 @@ describe('probe and hold (probeInterval)', () => {
   it('the fill cap (issue 40): on a steady link, every request, probes and the fill too, at capacityShare of the link where that carries FILL_MARGIN × the rule’s need of the pace base', () => {
     // A 4K film's top (15 600 + 128 kbps) on a link measured at 37 Mbit/s: 0.8 × 37 = 29.6 ≥ 1.25 × 1.19 × 15 728 at 4 s of buffer.
     const home = (b: number, extra: { steady?: boolean; probe?: boolean; capacityKbps?: number } = {}) =>
-      holdLimits({ bufferLevelSeconds: b, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, paceBaseKbps: 15_728, steady: true, parameters, ...extra });
+      holdLimits({
+        bufferLevelSeconds: b,
+        fullBufferSeconds: 15,
+        capacityKbps: 37_000,
+        fetchedBaseKbps: 15_728,
+        paceBaseKbps: 15_728,
+        steady: true,
+        parameters,
+        ...extra,
+      });
     expect(FILL_MARGIN).toBe(1.25);
     for (const b of [4, 8, 12]) expect(home(b, { probe: true })).toEqual({ capKbps: (0.8 * 37_000) / 0.95, floorKbps: 0 });
     // Below the margin (an empty buffer: 1.25 × 1.43 × 15 728 = 28.1 Mbit/s measured > 0.8 × 24 000), an unsteady link, or no pace base: as before.
     expect(home(0, { capacityKbps: 24_000 })).toBeUndefined();
     expect(home(4, { steady: false })).toBeUndefined();
     expect(home(4, { probe: true, steady: false })).toBeUndefined();
-    expect(holdLimits({ bufferLevelSeconds: 4, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, steady: true, parameters })).toBeUndefined();
+    expect(
+      holdLimits({ bufferLevelSeconds: 4, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, steady: true, parameters }),
+    ).toBeUndefined();
     // Neighbour first keeps its own caps.
-    expect(holdLimits({ bufferLevelSeconds: 4, fullBufferSeconds: 15, capacityKbps: 37_000, fetchedBaseKbps: 15_728, paceBaseKbps: 15_728, steady: true, probe: true, parameters: { ...parameters, linkShare: 0.6 } })).toBeUndefined();
+    expect(
+      holdLimits({
+        bufferLevelSeconds: 4,
+        fullBufferSeconds: 15,
+        capacityKbps: 37_000,
+        fetchedBaseKbps: 15_728,
+        paceBaseKbps: 15_728,
+        steady: true,
+        probe: true,
+        parameters: { ...parameters, linkShare: 0.6 },
+      }),
+    ).toBeUndefined();
   });
 
   it('paces a held request at the schedule, no faster than the cap, never below the floor; decidePace rounds it as rtp', () => {
     expect(heldPaceKbps(13_700, { capKbps: 3500, floorKbps: 2800 })).toBe(3500);
     expect(heldPaceKbps(3000, { capKbps: 3500, floorKbps: 2800 })).toBe(3000);
     expect(heldPaceKbps(13_700, { capKbps: 1500, floorKbps: 2811 })).toBe(2811);
-    const input = { phase: 'playing' as const, bufferLevelSeconds: 12, fullBufferSeconds: 15, paceBaseKbps: 3428, belowTop: true, parameters };
+    const input = {
+      phase: 'playing' as const,
+      bufferLevelSeconds: 12,
+      fullBufferSeconds: 15,
+      paceBaseKbps: 3428,
+      belowTop: true,
+      parameters,
+    };
     expect(decidePace(input)).toBe(13_700);
     expect(decidePace({ ...input, hold: { capKbps: 3537, floorKbps: 2811 } })).toBe(3500);
     expect(decidePace({ ...input, phase: 'initial', hold: { capKbps: 3537, floorKbps: 2811 } })).toBeUndefined();
@@ -154,8 +231,16 @@ describe('probe and hold (probeInterval)', () => {
 describe('the probe reducer (policy/probe.ts): state and event in, state out', () => {
   const p = DEFAULT_PARAMETERS;
   // 12 s of a 15 s full level, a 3000 kbps rung + 428 audio fetched, the schedule at 13 700 kbps.
-  const request: ProbeRequest = { video: true, scheduleKbps: 13_700, rung: { kbps: 3000, belowTop: false }, bufferLevelSeconds: 12, fullBufferSeconds: 15, fetchedBaseKbps: 3428 };
-  const probeSample = (state: ProbeState, throughputKbps: number, paceRateKbps = 13_700) => nextProbeState(state, { type: 'sample', held: false, throughputKbps, paceRateKbps }, p);
+  const request: ProbeRequest = {
+    video: true,
+    scheduleKbps: 13_700,
+    rung: { kbps: 3000, belowTop: false },
+    bufferLevelSeconds: 12,
+    fullBufferSeconds: 15,
+    fetchedBaseKbps: 3428,
+  };
+  const probeSample = (state: ProbeState, throughputKbps: number, paceRateKbps = 13_700) =>
+    nextProbeState(state, { type: 'sample', held: false, throughputKbps, paceRateKbps }, p);
 
   it('after a probe held back by the link, holds the next probeInterval − 1 video requests at a share of its capacity, then probes', () => {
     let state = probeSample(INITIAL_PROBE_STATE, 5000);
@@ -168,7 +253,11 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
       state = paced.state;
     }
     // 0.8 of 5000 on the wire (÷ 0.95) = 4211 → 4200; the third a probe, at the schedule.
-    expect(paces).toEqual([[4200, true], [4200, true], [13_700, false]]);
+    expect(paces).toEqual([
+      [4200, true],
+      [4200, true],
+      [13_700, false],
+    ]);
     expect(state.heldInARow).toBe(0);
   });
 
@@ -214,16 +303,25 @@ describe('the probe reducer (policy/probe.ts): state and event in, state out', (
 });
 
 describe('the rule at a shallow buffer (decideBitrate)', () => {
-  const input = { phase: 'playing' as const, mediaType: 'video' as const, bitratesKbps: [300, 750, 1500, 2300, 3300], initialEstimateKbps: undefined, parameters: DEFAULT_PARAMETERS };
+  const input = {
+    phase: 'playing' as const,
+    mediaType: 'video' as const,
+    bitratesKbps: [300, 750, 1500, 2300, 3300],
+    initialEstimateKbps: undefined,
+    parameters: DEFAULT_PARAMETERS,
+  };
   it(`below ${SHALLOW_BUFFER_SECONDS} s goes by the latest download the link held back when lower than the session’s estimate; not above, and never by a higher one`, () => {
     // Eq. 1 at 4 s: 0.7 × x × 1.2; the session's 4550 kbps allows 3300, the last sample's 3274 only 2300 (issue 33's volatile LTE).
-    const at = (bufferLevelSeconds: number, linkThroughputKbps: number | undefined) => decideBitrate({ ...input, bufferLevelSeconds, sessionEstimateKbps: 4550, linkThroughputKbps });
+    const at = (bufferLevelSeconds: number, linkThroughputKbps: number | undefined) =>
+      decideBitrate({ ...input, bufferLevelSeconds, sessionEstimateKbps: 4550, linkThroughputKbps });
     expect(at(4, undefined)).toMatchObject({ bitrateKbps: 3300, estimateKbps: 4550 });
     expect(at(4, 3274)).toMatchObject({ bitrateKbps: 2300, estimateKbps: 3274 });
     expect(at(4, 9000)).toMatchObject({ bitrateKbps: 3300, estimateKbps: 4550 });
     expect(at(SHALLOW_BUFFER_SECONDS, 3274).estimateKbps).toBe(4550);
     // No estimate yet: the player's own start.
-    expect(decideBitrate({ ...input, bufferLevelSeconds: 0, sessionEstimateKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps).toBe(750);
+    expect(
+      decideBitrate({ ...input, bufferLevelSeconds: 0, sessionEstimateKbps: undefined, linkThroughputKbps: undefined }).bitrateKbps,
+    ).toBe(750);
   });
 
   it(`with a segment duration is as careful as dash.js’s InsufficientBufferRule below a few seconds of buffer (the low-buffer guard): the next segment downloads within ${LOW_BUFFER_SAFETY} of the buffer at the estimate`, () => {
@@ -239,11 +337,21 @@ describe('the rule at a shallow buffer (decideBitrate)', () => {
     // From 5 s (4 s segments) Eq. 1 is the stricter: nothing changes.
     expect(at(8, 4)).toBe(2300);
     expect(at(8, 4)).toBe(at(8, undefined));
-    expect(selectBitrateKbps({ bitratesKbps: [300, 750, 1500, 2300, 3300], estimateKbps: 3000, bufferLevelSeconds: 4, beta: 0.7, lookaheadSeconds: 20, segmentSeconds: 4 })).toBe(1500);
+    expect(
+      selectBitrateKbps({
+        bitratesKbps: [300, 750, 1500, 2300, 3300],
+        estimateKbps: 3000,
+        bufferLevelSeconds: 4,
+        beta: 0.7,
+        lookaheadSeconds: 20,
+        segmentSeconds: 4,
+      }),
+    ).toBe(1500);
   });
 
   it('the latest video download counts when the link held it back (unpaced, or below 80% of its pace), not when its pace did', () => {
-    const sample = (throughputKbps: number, paceRateKbps: number | undefined, held = false) => nextProbeState(INITIAL_PROBE_STATE, { type: 'sample', held, throughputKbps, paceRateKbps }, DEFAULT_PARAMETERS).linkKbps;
+    const sample = (throughputKbps: number, paceRateKbps: number | undefined, held = false) =>
+      nextProbeState(INITIAL_PROBE_STATE, { type: 'sample', held, throughputKbps, paceRateKbps }, DEFAULT_PARAMETERS).linkKbps;
     expect(sample(3000, undefined)).toBe(3000);
     expect(sample(3000, 4000)).toBe(3000);
     expect(sample(3300, 4000)).toBeUndefined();
@@ -255,15 +363,21 @@ describe('the rule at a shallow buffer (decideBitrate)', () => {
 describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   it('with β = 0.5 and an empty buffer, the top rung needs twice its bitrate (Fig. 2)', () => {
     expect(minimumThroughputKbps(6000, 0, 0.5, 20)).toBe(12_000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 12_000, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 11_999, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(3000);
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 12_000, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(
+      6000,
+    );
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 11_999, bufferLevelSeconds: 0, beta: 0.5, lookaheadSeconds: 20 })).toBe(
+      3000,
+    );
   });
 
   it('needs less throughput as the buffer grows: x ≥ r/β/(1 + B0/D)', () => {
     // B0 = D halves the requirement.
     expect(minimumThroughputKbps(6000, 20, 0.5, 20)).toBe(6000);
     expect(sustainableBitrateKbps(6000, 20, 0.5, 20)).toBe(6000);
-    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 6000, bufferLevelSeconds: 20, beta: 0.5, lookaheadSeconds: 20 })).toBe(6000);
+    expect(selectBitrateKbps({ bitratesKbps: LADDER, estimateKbps: 6000, bufferLevelSeconds: 20, beta: 0.5, lookaheadSeconds: 20 })).toBe(
+      6000,
+    );
   });
 
   it('keeps the top rung, and steps up to the next rung, when measured throughput equals the pace rate (both presets)', () => {
@@ -291,13 +405,24 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     expect(selectBitrateKbps({ ...input, estimateKbps: 6601, currentBitrateKbps: 3000, stepUpFactor: 1.1 })).toBe(6000);
     // Stepping down is never held back; with no estimate the fallback applies as before.
     expect(selectBitrateKbps({ ...input, estimateKbps: 1000, currentBitrateKbps: 6000, stepUpFactor: 1.1 })).toBe(1500);
-    expect(selectBitrateKbps({ ...input, estimateKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 })).toBe(750);
+    expect(
+      selectBitrateKbps({ ...input, estimateKbps: undefined, fallbackBitrateKbps: 1000, currentBitrateKbps: 300, stepUpFactor: 1.1 }),
+    ).toBe(750);
   });
 
   it('with hysteresis, steps up only when Eq. 1 still holds once the player has refetched what the step up makes it refetch', () => {
     // The lab's 1.5× link (issue 17): a 4000 kbps estimate between the 2300 and 3300 kbps rungs, 4 s segments,
     // dash.js's fast switching (from 1.5 s of buffer with a SegmentTimeline manifest, as ffmpeg writes).
-    const lab = { bitratesKbps: [300, 750, 1500, 2300, 3300], estimateKbps: 4000, beta: 0.7, lookaheadSeconds: 20, currentBitrateKbps: 2300, stepUpFactor: 1.1, segmentSeconds: 4, stepUpRefetchSeconds: 1.5 };
+    const lab = {
+      bitratesKbps: [300, 750, 1500, 2300, 3300],
+      estimateKbps: 4000,
+      beta: 0.7,
+      lookaheadSeconds: 20,
+      currentBitrateKbps: 2300,
+      stepUpFactor: 1.1,
+      segmentSeconds: 4,
+      stepUpRefetchSeconds: 1.5,
+    };
     // At 5 s (the lab's step up): Eq. 1 allows 3300 now (3771 ≤ 4000), but refetching the buffer (2 segments,
     // 8 s of media in 6.6 s) would empty it, where keeping 3300 needs 4714: it would step back down.
     expect(bufferAfterStepUp(5, 3300, 4000, 4, 1.5)).toBeCloseTo(5 - (8 * 3300) / 4000);
@@ -310,9 +435,13 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
     // step back down. At 28 s, 28 s refetched in 23.1 s leaves 4.9 s (3430): it steps up once.
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 20 })).toBe(2300);
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 24 })).toBe(2300);
-    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(2300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(24, 3300, 4000, 4, 1.5) })).toBe(
+      2300,
+    );
     expect(selectBitrateKbps({ ...lab, bufferLevelSeconds: 28 })).toBe(3300);
-    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(28, 3300, 4000, 4, 1.5) })).toBe(3300);
+    expect(selectBitrateKbps({ ...lab, currentBitrateKbps: 3300, bufferLevelSeconds: bufferAfterStepUp(28, 3300, 4000, 4, 1.5) })).toBe(
+      3300,
+    );
     // Below 1.5 s dash.js refetches nothing; a player that never refetches (Shaka, hls.js) gains from the
     // step up's first segment, so Eq. 1 at the buffer as it is; no hysteresis (the paper): Eq. 1 alone.
     expect(bufferAfterStepUp(1.4, 3300, 4000, 4, 1.5)).toBe(1.4);
@@ -324,9 +453,21 @@ describe('bitrate policy (Section 4.2, Eq. 1)', () => {
   });
 
   it('picks the lowest rung with no estimate, and ignores an unsorted ladder order', () => {
-    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], estimateKbps: undefined, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(300);
-    expect(selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], estimateKbps: 2500, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toBe(1500);
-    expect(() => selectBitrateKbps({ bitratesKbps: [], estimateKbps: 1, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toThrow(/no bitrate/);
+    expect(
+      selectBitrateKbps({
+        bitratesKbps: [6000, 300, 1500],
+        estimateKbps: undefined,
+        bufferLevelSeconds: 0,
+        beta: 0.7,
+        lookaheadSeconds: 20,
+      }),
+    ).toBe(300);
+    expect(
+      selectBitrateKbps({ bitratesKbps: [6000, 300, 1500], estimateKbps: 2500, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 }),
+    ).toBe(1500);
+    expect(() => selectBitrateKbps({ bitratesKbps: [], estimateKbps: 1, bufferLevelSeconds: 0, beta: 0.7, lookaheadSeconds: 20 })).toThrow(
+      /no bitrate/,
+    );
   });
 });
 
@@ -355,9 +496,14 @@ describe('configuration validation', () => {
     const e = refusal(() => resolveParameters({ ...PRESETS.paper, c1: 1 }, DEFAULT_PARAMETERS, undefined, 30));
     expect(e.parameter).toBe('c1');
     expect(e.shortfall).toMatchObject({ bufferLevelSeconds: 30, minimum: 1.06 });
-    expect(e.message).toMatch(/c1 = 1 cannot sustain the top rung with beta = 0.7 .* at a full buffer \(30 s\).*an undrained buffer need \(1× the rung after 5% overhead\).*c1 must be at least 1.06/);
+    expect(e.message).toMatch(
+      /c1 = 1 cannot sustain the top rung with beta = 0.7 .* at a full buffer \(30 s\).*an undrained buffer need \(1× the rung after 5% overhead\).*c1 must be at least 1.06/,
+    );
     // A smaller full level is stricter, where Eq. 1's look-ahead binds: at 5 s, 1 / (0.7 × 1.25) / 0.95 = 1.21.
-    expect(refusal(() => resolveParameters({ ...PRESETS.paper, c1: 1.1 }, DEFAULT_PARAMETERS, undefined, 5)).shortfall).toMatchObject({ bufferLevelSeconds: 5, minimum: 1.21 });
+    expect(refusal(() => resolveParameters({ ...PRESETS.paper, c1: 1.1 }, DEFAULT_PARAMETERS, undefined, 5)).shortfall).toMatchObject({
+      bufferLevelSeconds: 5,
+      minimum: 1.21,
+    });
     // And a line that clears both ends clears every level between (Eq. 1 is convex in the buffer).
     expect(resolveParameters({ ...PRESETS.paper, c0: 1.51, c1: 1.21 }, DEFAULT_PARAMETERS, undefined, 5).c0).toBe(1.51);
   });
@@ -366,7 +512,9 @@ describe('configuration validation', () => {
     // Full at 15 s (half of a 30 s target): Eq. 1 needs 1 / (0.7 × 1.75) = 0.82, the hysteresis 1.1: c1 ≥ 1.1 / 0.95 = 1.16.
     const e = refusal(() => resolveParameters({ c1: 1.1 }, DEFAULT_PARAMETERS, undefined, 30));
     expect(e.parameter).toBe('c1');
-    expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(15 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/);
+    expect(e.message).toMatch(
+      /c1 = 1.1 cannot sustain the top rung with beta = 0.7 \(Sammy's rule\) at a full buffer \(15 s\): Eq. 1 \(look-ahead 20 s\), stepUpFactor 1.1 .*\(1.1× the rung after.*c1 must be at least 1.16, or raise beta/,
+    );
     expect(resolveParameters({ c1: 1.16 }, DEFAULT_PARAMETERS, undefined, 30).c1).toBe(1.16);
     // Full at 5 s (half of the 10 s assumed): Eq. 1 binds, 1 / (0.7 × 1.25) / 0.95 = 1.21, with or without the hysteresis.
     expect(resolveParameters({ c1: 1.21 }).c1).toBe(1.21);
@@ -380,7 +528,14 @@ describe('configuration validation', () => {
 
   it('refuses a line that clears both ends but not a buffer level between them (a schedule the ends do not bound)', () => {
     // A need that is not convex: 2× up to 15 s, 1× above. c0 2.1 and c1 1.1 clear 0 s and 30 s, not 15 s.
-    const step = { rule: 'test', reason: 'test', throughputMultiple: 2, multipleAt: (b: number) => (b <= 15 ? 2 : 1), fromBufferSeconds: 0, toBufferSeconds: Infinity };
+    const step = {
+      rule: 'test',
+      reason: 'test',
+      throughputMultiple: 2,
+      multipleAt: (b: number) => (b <= 15 ? 2 : 1),
+      fromBufferSeconds: 0,
+      toBufferSeconds: Infinity,
+    };
     const [s] = scheduleShortfalls({ c0: 2.1, c1: 1.1, overhead: 0 }, step, 30);
     expect(s).toMatchObject({ parameter: 'c1', bufferLevelSeconds: 15, where: 'at a buffer of 15 s', need: 2 });
     // c0·(1/2) + c1·(1/2) ≥ 2 → c1 ≥ 1.9.
@@ -450,16 +605,33 @@ describe('configuration validation', () => {
     ];
     for (const p of sets) {
       for (const full of [3.2, 10, 24, 30, Infinity]) {
-        const strip = (list: ReturnType<typeof paceShortfalls>) => list.map(({ requirement, ...rest }) => ({ ...rest, rule: requirement.rule }));
+        const strip = (list: ReturnType<typeof paceShortfalls>) =>
+          list.map(({ requirement, ...rest }) => ({ ...rest, rule: requirement.rule }));
         expect(strip(sammyRuleShortfalls(p, full)), JSON.stringify(p)).toEqual(strip(paceShortfalls(p, [sammyRuleRequirement(p)], full)));
       }
     }
     expect(sammyRuleShortfalls(sets[1]!, 30).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51]]);
-    expect(sammyRuleShortfalls({ ...sets[1]!, c1: 1 }, 30).map((s) => [s.parameter, s.minimum])).toEqual([['c0', 1.51], ['c1', 1.16]]);
+    expect(sammyRuleShortfalls({ ...sets[1]!, c1: 1 }, 30).map((s) => [s.parameter, s.minimum])).toEqual([
+      ['c0', 1.51],
+      ['c1', 1.16],
+    ]);
   });
 
   it('rejects values that are not numbers in range, and an unknown pace base', () => {
-    for (const bad of [{ beta: 0 }, { beta: 1.5 }, { c0: NaN }, { c1: -1 }, { overhead: 0.9 }, { lookaheadSeconds: 0 }, { stepUpFactor: -1 }, { fullBufferShare: 0 }, { fullBufferShare: 1.5 }, { fullBufferMaxSeconds: 0 }, { fullBufferMaxSeconds: -5 }, { fullBufferMaxSeconds: NaN }] as const) {
+    for (const bad of [
+      { beta: 0 },
+      { beta: 1.5 },
+      { c0: NaN },
+      { c1: -1 },
+      { overhead: 0.9 },
+      { lookaheadSeconds: 0 },
+      { stepUpFactor: -1 },
+      { fullBufferShare: 0 },
+      { fullBufferShare: 1.5 },
+      { fullBufferMaxSeconds: 0 },
+      { fullBufferMaxSeconds: -5 },
+      { fullBufferMaxSeconds: NaN },
+    ] as const) {
       expect(() => resolveParameters(bad), JSON.stringify(bad)).toThrow(SammyConfigError);
     }
     expect(() => resolveParameters({ c0: '3' as unknown as number })).toThrow(/c0 must be a number/);
@@ -483,7 +655,6 @@ describe('throughput estimate and phases', () => {
 
   it('bounds a sample list', () => {
     expect(appendBounded([1, 2, 3], 4, 3)).toEqual([2, 3, 4]);
-    
   });
 
   it('is initial until playback starts, and again after a seek or a stall', () => {

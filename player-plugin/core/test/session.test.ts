@@ -1,6 +1,15 @@
 /** The session core as an adapter drives it: one decision per request, from the inputs it used. */
 import { describe, expect, it } from 'vitest';
-import { createSession, DEFAULT_PARAMETERS, memoryStore, PRESETS, SammyConfigError, type PlayerAbr, type SammyDecision, type SegmentRequest } from '../src/index.js';
+import {
+  createSession,
+  DEFAULT_PARAMETERS,
+  memoryStore,
+  PRESETS,
+  SammyConfigError,
+  type PlayerAbr,
+  type SammyDecision,
+  type SegmentRequest,
+} from '../src/index.js';
 import { paceShortfalls, playerAbrOf } from '../src/policy/pace-requirements.js';
 
 const LADDER = [300, 750, 1500, 3000, 6000];
@@ -46,7 +55,14 @@ describe('SammySession', () => {
     s.playback({ type: 'playing' });
     const d = s.decide(request());
     // B = 12/30 (video, the lower buffer) → 2.8·0.4 + 3.2·0.6 = 3.04; × 6128 = 18 629 → 18 600.
-    expect(d).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, paceBufferLevelSeconds: 12, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, bufferTargetSeconds: 30 });
+    expect(d).toMatchObject({
+      phase: 'playing',
+      paceRateKbps: 18_600,
+      paceBufferLevelSeconds: 12,
+      topVideoBitrateKbps: 6000,
+      paceBaseKbps: 6128,
+      bufferTargetSeconds: 30,
+    });
     // Audio requests carry the same pace: one pace per connection.
     expect(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })).paceRateKbps).toBe(18_600);
     // A muxed stream (video only) paces on the video top alone.
@@ -82,7 +98,8 @@ describe('SammySession', () => {
       const bytes = (bitrateKbps * 1000 * 4) / 8;
       s.addSample(s.decide(request({ ...top, bitrateKbps })), { bytes, durationMs: (bytes * 8) / 4000 });
     }
-    const at = (bufferLevelSeconds: number, stepUpRefetchSeconds?: number) => s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSeconds })?.bitrateKbps;
+    const at = (bufferLevelSeconds: number, stepUpRefetchSeconds?: number) =>
+      s.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds, stepUpRefetchSeconds })?.bitrateKbps;
     // With dash.js's fast switching (a step up refetches the buffer) not at 8.3 s, at 24 s; a player that refetches nothing: at 8.3 s.
     expect(at(8.3, 1.5)).toBe(2300);
     // At 24 s the refetch leaves 4.2 s, too little for the low-buffer guard (0.7 × 4000 × 4.2 / 4 = 2940): at 28 s, 4.9 s.
@@ -98,7 +115,10 @@ describe('SammySession', () => {
     // From the history (3000 kbps), no segment duration yet: Eq. 1 at 2 s, 0.7 × 3000 × 1.1 = 2310.
     expect(pick()).toBe(2300);
     const bytes = (2300 * 1000 * 4) / 8;
-    s.addSample(s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 2 } } }, 2)), { bytes, durationMs: (bytes * 8) / 3000 });
+    s.addSample(s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, bufferLevelSeconds: 2 } } }, 2)), {
+      bytes,
+      durationMs: (bytes * 8) / 3000,
+    });
     // 4 s segments: the guard allows 0.7 × 3000 × 2 / 4 = 1050.
     expect(pick()).toBe(750);
   });
@@ -117,7 +137,10 @@ describe('SammySession', () => {
   it('starts from the player’s own initial bitrate with no history, from β × history with one', () => {
     const cold = createSession({ initialHistory: memoryStore() });
     expect(cold.startBitrateKbps()).toBe(1000);
-    expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({ bitrateKbps: 750, estimateKbps: undefined });
+    expect(cold.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: 0 })).toMatchObject({
+      bitrateKbps: 750,
+      estimateKbps: undefined,
+    });
     // Audio has no such default: the lowest rung until measured (dash.js starts audio at 100 kbps).
     expect(cold.chooseBitrate({ mediaType: 'audio', ladderKbps: [64, 128], bufferLevelSeconds: 0 })!.bitrateKbps).toBe(64);
     const warm = createSession({ initialHistory: memoryStore([10_000]) });
@@ -134,7 +157,11 @@ describe('SammySession', () => {
     s.addSample(s.decide(request({ mediaType: 'audio', bitrateKbps: 128 })), { bytes: 64_000, durationMs: 200 }); // audio
     s.playback({ type: 'playing' });
     const paced = s.decide(request());
-    expect(s.addSample(paced, { bytes: 1_000_000, durationMs: 800 })).toMatchObject({ phase: 'playing', paceRateKbps: 18_600, throughputKbps: 10_000 });
+    expect(s.addSample(paced, { bytes: 1_000_000, durationMs: 800 })).toMatchObject({
+      phase: 'playing',
+      paceRateKbps: 18_600,
+      throughputKbps: 10_000,
+    });
     expect(samples).toEqual([20_000, 2_560, 10_000]);
     expect(s.estimateKbps('video')).toBeCloseTo(13_333, 0);
     expect(s.estimateKbps('audio')).toBeCloseTo(2_560, 0);
@@ -199,7 +226,10 @@ describe('SammySession', () => {
     s.chooseBitrate({ mediaType: 'video', ladderKbps: [300, 750, 1500, 3000], bufferLevelSeconds: 12 });
     expect(s.decide(request({ bitrateKbps: 3000 }, 28))).toMatchObject({ paceRateKbps: 3_900, paceBaseKbps: 3128 }); // 1.25 × 3128
     // The adapter's own ladder in the request wins over the one the rule saw.
-    const tracks = { video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: 28 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 28 } };
+    const tracks = {
+      video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: 28 },
+      audio: { ladderTopKbps: 128, bufferLevelSeconds: 28 },
+    };
     expect(s.decide(request({ bitrateKbps: 3000, tracks }, 28)).paceBaseKbps).toBe(6128);
   });
 
@@ -208,8 +238,21 @@ describe('SammySession', () => {
     s.playback({ type: 'playing' });
     const ladderKbps = [300, 750, 1500, 2300, 3300];
     const at = (buffer: number, overrides: Partial<SegmentRequest> = {}) =>
-      s.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } }, ...overrides }, buffer));
-    const fetch = (d: SammyDecision, kbps: number) => s.addSample(d, { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / kbps });
+      s.decide(
+        request(
+          {
+            bitrateKbps: 2300,
+            tracks: {
+              video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer },
+              audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer },
+            },
+            ...overrides,
+          },
+          buffer,
+        ),
+      );
+    const fetch = (d: SammyDecision, kbps: number) =>
+      s.addSample(d, { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / kbps });
     // No probe yet: the schedule (below the top: c0 × (3300 + 128) = 13 712).
     const first = at(12);
     expect(first).toMatchObject({ paceRateKbps: 13_700, held: false });
@@ -217,7 +260,13 @@ describe('SammySession', () => {
     // 0.8 × 4000 / (1 − 0.05) = 3368 → 3400. The link carries the next rung (4000 ≥ 1.1 × 3300:
     // only the buffer can hold a step up back), so probes go at twice the interval: four held, then a probe.
     fetch(first, 4000);
-    expect([at(12), at(12), at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[3400, true], [3400, true], [3400, true], [3400, true], [13_700, false]]);
+    expect([at(12), at(12), at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([
+      [3400, true],
+      [3400, true],
+      [3400, true],
+      [3400, true],
+      [13_700, false],
+    ]);
     // Audio never probes: held while video is between probes, too.
     expect(at(12, { mediaType: 'audio', bitrateKbps: 128 })).toMatchObject({ paceRateKbps: 3400, held: true });
     // Below two thirds of the full level (15 s: 10 s) nothing is held: a stall is near.
@@ -231,7 +280,11 @@ describe('SammySession', () => {
     expect([held.paceRateKbps, held.held, probe.held]).toEqual([2700, true, false]);
     // It finds a link far below the next rung: the held ones at the floor.
     fetch(probe, 1000);
-    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([[2600, true], [2600, true], [13_700, false]]);
+    expect([at(12), at(12), at(12)].map((d) => [d.paceRateKbps, d.held])).toEqual([
+      [2600, true],
+      [2600, true],
+      [13_700, false],
+    ]);
     // A probe held back by its own pace (the link is faster) says nothing of the capacity: nothing is held.
     expect([at(12).held, at(12).held]).toEqual([true, true]);
     fetch(at(12), 13_000);
@@ -240,7 +293,18 @@ describe('SammySession', () => {
     const t = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     t.playback({ type: 'playing' });
     const decide = (buffer: number) =>
-      t.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
+      t.decide(
+        request(
+          {
+            bitrateKbps: 2300,
+            tracks: {
+              video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer },
+              audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer },
+            },
+          },
+          buffer,
+        ),
+      );
     t.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 0 });
     for (let i = 0; i < 6; i++) {
       const d = decide(12);
@@ -252,7 +316,18 @@ describe('SammySession', () => {
     const u = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     u.playback({ type: 'playing' });
     const go = (buffer: number) =>
-      u.decide(request({ bitrateKbps: 2300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } }, buffer));
+      u.decide(
+        request(
+          {
+            bitrateKbps: 2300,
+            tracks: {
+              video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: buffer },
+              audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer },
+            },
+          },
+          buffer,
+        ),
+      );
     u.chooseBitrate({ mediaType: 'video', ladderKbps, bufferLevelSeconds: 0 });
     for (let i = 0; i < 4; i++) u.addSample(go(20), { bytes: (2300 * 1000 * 4) / 8, durationMs: (2300 * 4 * 1000) / 6000 });
     expect(go(20).held).toBe(true);
@@ -260,7 +335,18 @@ describe('SammySession', () => {
     // The first refetch, at the top: the link's rate as the probes measured it capping the downloads (6000 / 0.95
     // = 6316), above the schedule's (1 − 0.8) × 4 + 0.8 × 1.25 = 1.8 × 3428 = 6170: the viewer waits on the rung
     // below. It measures its pace, as a held segment does (issue 39: no faster, a pace above the link only queues).
-    const refetch = u.decide(request({ bitrateKbps: 3300, tracks: { video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: 12 }, audio: { ladderTopKbps: 128, bufferLevelSeconds: 12 } } }, 12));
+    const refetch = u.decide(
+      request(
+        {
+          bitrateKbps: 3300,
+          tracks: {
+            video: { ladderTopKbps: 3300, ladderKbps, bufferLevelSeconds: 12 },
+            audio: { ladderTopKbps: 128, bufferLevelSeconds: 12 },
+          },
+        },
+        12,
+      ),
+    );
     expect(refetch).toMatchObject({ paceRateKbps: 6300, held: true });
     // The other refetches and the one after at the link's rate; then held at 0.8 of it (0.8 × 6000 / 0.95 = 5053).
     expect([go(12), go(12), go(12), go(12)].map((d) => d.paceRateKbps)).toEqual([6300, 6300, 6300, 5100]);
@@ -268,7 +354,9 @@ describe('SammySession', () => {
 
   it('refuses probing in pace-only mode: the player’s own ABR would measure the held segments', () => {
     const playerAbr: PlayerAbr = playerAbrOf('test', 0.9, [], 30);
-    expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(/probeInterval must be 1 in pace-only mode: test's own ABR/);
+    expect(() => createSession({ playerAbr, parameters: { probeInterval: 3 } })).toThrow(
+      /probeInterval must be 1 in pace-only mode: test's own ABR/,
+    );
     expect(createSession({ playerAbr }).parameters.probeInterval).toBe(1);
     expect(() => createSession({ parameters: { probeInterval: 0 } })).toThrow(/probeInterval must be a whole number from 1/);
     expect(() => createSession({ parameters: { capacityShare: 1.2 } })).toThrow(/capacityShare/);
@@ -278,7 +366,10 @@ describe('SammySession', () => {
     const s = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
     s.playback({ type: 'playing' });
     // A request that counts 10 s as full is held to the 30 s validated: 10 / 15 of the way to c1.
-    expect(s.decide(request({ bufferTargetSeconds: 10 }, 10))).toMatchObject({ bufferTargetSeconds: 30, paceRateKbps: Math.round(((10 / 15) * 1.25 + (5 / 15) * 4) * 6128 / 100) * 100 });
+    expect(s.decide(request({ bufferTargetSeconds: 10 }, 10))).toMatchObject({
+      bufferTargetSeconds: 30,
+      paceRateKbps: Math.round((((10 / 15) * 1.25 + (5 / 15) * 4) * 6128) / 100) * 100,
+    });
     // PRESETS.paper likewise, on its line: 10 / 30 of the way from 3.2 to 2.8 (3.067 × 6128 = 18 792).
     const paper = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30, parameters: PRESETS.paper });
     paper.playback({ type: 'playing' });
@@ -288,11 +379,15 @@ describe('SammySession', () => {
     expect(paper.decide(request({ bufferTargetSeconds: 60 }, 30))).toMatchObject({ bufferTargetSeconds: 60, paceRateKbps: 18_400 }); // 3.0 × 6128
     // Validated at a small full level, a c1 that relies on a deep buffer is refused: with stepUpFactor 0
     // and the 3.2 s full buffer of the public prototype, Eq. 1 needs 1 / (0.7 × 1.16) / 0.95 = 1.30.
-    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, bufferTargetSeconds: 3.2 })).toThrow(/c1 must be at least 1.3\b/);
+    expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, bufferTargetSeconds: 3.2 })).toThrow(
+      /c1 must be at least 1.3\b/,
+    );
     expect(() => createSession({ parameters: { ...PRESETS.paper, c1: 1.2 }, bufferTargetSeconds: 30 })).not.toThrow();
     const playerAbr: PlayerAbr = {
       name: 'test',
-      requirements: [{ rule: 'under a test rule', reason: 'test', throughputMultiple: 1.2, fromBufferSeconds: 0, toBufferSeconds: Infinity }],
+      requirements: [
+        { rule: 'under a test rule', reason: 'test', throughputMultiple: 1.2, fromBufferSeconds: 0, toBufferSeconds: Infinity },
+      ],
       bufferTargetSeconds: 30,
       safetyFactor: 0.9,
       check: paceShortfalls,

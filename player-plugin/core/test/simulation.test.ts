@@ -33,7 +33,9 @@ describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and 
       it(`${name}: keeps chunk throughput near c1 × top, well below a ${multiple}× link, once the buffer is full`, () => {
         const link = multiple * TOP;
         const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: link });
-        const full = steady(result).filter((s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.bufferTargetSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01);
+        const full = steady(result).filter(
+          (s) => s.bufferBeforeSeconds >= DEFAULT_SIMULATION.bufferTargetSeconds - DEFAULT_SIMULATION.segmentSeconds - 0.01,
+        );
         expect(full.length).toBeGreaterThan(30);
         const chunk = median(full.map((s) => s.throughputKbps));
         const expected = parameters.c1 * (TOP + DEFAULT_SIMULATION.audioKbps) * (1 - DEFAULT_SIMULATION.wireOverhead);
@@ -45,7 +47,10 @@ describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and 
   }
 
   it('does not pace a link that is below the pace: throughput follows the link (2× with the paper’s 2.8, 1.2× with the defaults’ 1.25)', () => {
-    for (const [parameters, multiple] of [[PRESETS.paper, 2], [DEFAULT_PARAMETERS, 1.2]] as const) {
+    for (const [parameters, multiple] of [
+      [PRESETS.paper, 2],
+      [DEFAULT_PARAMETERS, 1.2],
+    ] as const) {
       const result = simulateSession(sammyRule(parameters), { ...DEFAULT_SIMULATION, linkKbps: multiple * TOP });
       const chunk = median(steady(result).map((s) => s.throughputKbps));
       expect(chunk).toBeGreaterThan(0.9 * multiple * TOP * (1 - DEFAULT_SIMULATION.wireOverhead));
@@ -63,7 +68,11 @@ describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and 
 
   it('uses initial-phase history for its first pick, and the player’s own start (1000 kbps) without one', () => {
     const cold = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP });
-    const warm = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, linkKbps: 20 * TOP, initialHistoryKbps: [100_000, 90_000] });
+    const warm = simulateSession(sammyRule(DEFAULT_PARAMETERS), {
+      ...DEFAULT_SIMULATION,
+      linkKbps: 20 * TOP,
+      initialHistoryKbps: [100_000, 90_000],
+    });
     // dash.js starts at the highest rung ≤ its DEFAULT_VIDEO_BITRATE (1000 kbps): 750, not the lowest (300).
     expect(cold.segments[0]!.bitrateKbps).toBe(750);
     expect(warm.segments[0]!.bitrateKbps).toBe(TOP);
@@ -98,7 +107,13 @@ describe('dash.js’s fast switching (on by default): a step up refetches the bu
     let refetches = 0;
     for (const multiple of [1.3, 1.5, 2]) {
       const linkKbps = multiple * (3300 + 128);
-      const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), { ...DEFAULT_SIMULATION, videoLadderKbps: ladder, linkKbps, fastSwitch: true, segments: 60 });
+      const result = simulateSession(sammyRule(DEFAULT_PARAMETERS), {
+        ...DEFAULT_SIMULATION,
+        videoLadderKbps: ladder,
+        linkKbps,
+        fastSwitch: true,
+        segments: 60,
+      });
       for (const s of result.segments.filter((x) => x.refetch && x.phase === 'playing')) {
         refetches += 1;
         // On the wire: the link's rate as measured (chunk throughput / (1 − overhead)) is at most the link's, rounded up to 100.
@@ -110,9 +125,11 @@ describe('dash.js’s fast switching (on by default): a step up refetches the bu
 
   it('the same preset without the refetch in its step-up check alternates on a link between rungs (what the lab saw; it stalled too before the low-buffer guard)', () => {
     // The rule as if dash.js refetched nothing, on a link where dash.js does: 1.2× the top of the simulation's ladder.
-    const unaware = (config: Parameters<ReturnType<typeof sammyRule>>[0]) => sammyRule(DEFAULT_PARAMETERS)({ ...config, fastSwitch: false });
+    const unaware = (config: Parameters<ReturnType<typeof sammyRule>>[0]) =>
+      sammyRule(DEFAULT_PARAMETERS)({ ...config, fastSwitch: false });
     const link = { ...DEFAULT_SIMULATION, linkKbps: 1.2 * TOP, fastSwitch: true };
-    const downs = (r: ReturnType<typeof simulateSession>) => r.segments.filter((s, i) => i > 0 && s.bitrateKbps < r.segments[i - 1]!.bitrateKbps).length;
+    const downs = (r: ReturnType<typeof simulateSession>) =>
+      r.segments.filter((s, i) => i > 0 && s.bitrateKbps < r.segments[i - 1]!.bitrateKbps).length;
     // Each step up refetches the buffer, and at the few seconds it leaves the guard steps back down.
     expect(downs(simulateSession(unaware, link))).toBeGreaterThan(5);
     const aware = simulateSession(sammyRule(DEFAULT_PARAMETERS), link);

@@ -106,10 +106,14 @@ function groupFigures(group: typeof rows, arm: Arm) {
   for (const family of FAMILIES) {
     lines.push('', `[${family}]`, header);
     for (const r of rows.filter((x) => x.trace.family === family)) {
-      lines.push(`${r.trace.name.padEnd(20)} ${(r.meanMultiple.toFixed(2) + '×').padStart(6)} | ${ARMS.map((a) => cell(r.arms[a]).padEnd(39)).join(' | ')}`);
+      lines.push(
+        `${r.trace.name.padEnd(20)} ${(r.meanMultiple.toFixed(2) + '×').padStart(6)} | ${ARMS.map((a) => cell(r.arms[a]).padEnd(39)).join(' | ')}`,
+      );
     }
     const f = ARMS.map((a) => familyFigures(family, a));
-    lines.push(`${'family'.padEnd(20)} ${''.padStart(6)} | ${f.map((x) => `${String(Math.round(x.meanBitrateKbps)).padStart(5)} ${(x.rebufferRatio * 100).toFixed(3).padStart(6)}% ${String(x.switches).padStart(3)}`.padEnd(39)).join(' | ')}`);
+    lines.push(
+      `${'family'.padEnd(20)} ${''.padStart(6)} | ${f.map((x) => `${String(Math.round(x.meanBitrateKbps)).padStart(5)} ${(x.rebufferRatio * 100).toFixed(3).padStart(6)}% ${String(x.switches).padStart(3)}`.padEnd(39)).join(' | ')}`,
+    );
   }
   console.log(lines.join('\n'));
 }
@@ -147,7 +151,8 @@ const KNOWN_MISSES: Record<string, string> = {
   // Issue 17 targets.
   // A stall in the first playing segment: the rule jumps from 750 to 6000 at a 4 s buffer on one
   // sample, and the link dips during that download (the paper's preset stalls there too: 0.06%).
-  'cell 2×/bufferAware/rebuffer': 'cell 2× #2: a 0.2 s stall in the first playing segment (rule jumps to the top at a 4 s buffer, the link dips; the paper’s preset 0.06%): 0.05% vs 0.01% unpaced',
+  'cell 2×/bufferAware/rebuffer':
+    'cell 2× #2: a 0.2 s stall in the first playing segment (rule jumps to the top at a 4 s buffer, the link dips; the paper’s preset 0.06%): 0.05% vs 0.01% unpaced',
 };
 
 const check = targetChecks(KNOWN_MISSES);
@@ -192,9 +197,13 @@ describe('issue 17: a lower pace where the buffer allows it (the defaults, PRESE
     const base = groupFigures(group, 'unpaced');
     const aware = groupFigures(group, 'bufferAware');
     if (m >= 1.5 && m <= 3) {
-      check(`${key}/bufferAware/paced`, `${key}: paces below the link’s capacity most of the playing transfer time (the bottleneck idles)`, () => {
-        expect(aware.pacedBelowCapacity).toBeGreaterThan(0.5);
-      });
+      check(
+        `${key}/bufferAware/paced`,
+        `${key}: paces below the link’s capacity most of the playing transfer time (the bottleneck idles)`,
+        () => {
+          expect(aware.pacedBelowCapacity).toBeGreaterThan(0.5);
+        },
+      );
       check(`${key}/bufferAware/bitrate`, `${key}: keeps ≥ 98% of the unpaced mean bitrate`, () => {
         expect(aware.meanBitrateKbps).toBeGreaterThanOrEqual(0.98 * base.meanBitrateKbps);
       });
@@ -217,7 +226,10 @@ describe('issue 17: a lower pace where the buffer allows it (the defaults, PRESE
     }
   });
 
-  for (const [from, to, lower] of [[0.8, 6, 3000], [0.4, 3, 1500]] as const) {
+  for (const [from, to, lower] of [
+    [0.8, 6, 3000],
+    [0.4, 3, 1500],
+  ] as const) {
     it(`steps up after the link rises (${from}× → ${to}× at 120 s): holds ${lower} before without alternating, reaches the top within 30 s, holds it`, () => {
       const { result } = run(RULES.bufferAware, stepTrace(TOP, from, to));
       const before = result.segments.filter((s) => s.startedAtSeconds > 20 && s.startedAtSeconds + s.downloadSeconds < 120);
@@ -272,7 +284,9 @@ describe('no downward spiral on any accepted configuration, 1.2×–20× links',
   }
 
   it('the minimum is tight: just below it (refused) the modelled dash.js loses the top rung for good', () => {
-    expect(() => resolveParameters({ c0: 1.1, c1: 1.1 }, { ...DEFAULT_PARAMETERS, ...PAPER_PACE }, modelledDashAbr(DEFAULT_SIMULATION))).toThrow(/c0 must be at least 1.17/);
+    expect(() =>
+      resolveParameters({ c0: 1.1, c1: 1.1 }, { ...DEFAULT_PARAMETERS, ...PAPER_PACE }, modelledDashAbr(DEFAULT_SIMULATION)),
+    ).toThrow(/c0 must be at least 1.17/);
     const unchecked = dashThroughputRule({ c0: 1.1, c1: 1.1 }, (config) => ({ ...modelledDashAbr(config), requirements: [] }));
     for (const link of LINKS.filter((l) => l.multiple >= 2)) {
       expect(Math.max(...settled(unchecked, link).map((s) => s.bitrateKbps)), `${link.name} link`).toBeLessThan(TOP);
@@ -284,7 +298,12 @@ describe('no spiral at the validation boundary: Sammy with the least c0 and c1 i
   const LINKS = [1.2, 1.5, 2, 3, 6, 12, 20].map((m) => constantTrace(TOP, m));
   const STEPS = [stepTrace(TOP, 6, 0.8), stepTrace(TOP, 12, 1.5), stepTrace(TOP, 0.8, 6), stepTrace(TOP, 0.4, 3)];
   /** The rung the last 30 segments never go below: what a rule settles on. */
-  const floor = (rule: SimulatedRule, trace: NamedTrace) => Math.min(...run(rule, trace).result.segments.slice(-30).map((s) => s.bitrateKbps));
+  const floor = (rule: SimulatedRule, trace: NamedTrace) =>
+    Math.min(
+      ...run(rule, trace)
+        .result.segments.slice(-30)
+        .map((s) => s.bitrateKbps),
+    );
   const least = (p: Partial<SammyParameters>, parameter: 'c0' | 'c1'): number => {
     try {
       resolveParameters({ ...p, [parameter]: 0.01 }, DEFAULT_PARAMETERS, undefined, DEFAULT_SIMULATION.bufferTargetSeconds);
@@ -313,8 +332,13 @@ describe('no spiral at the validation boundary: Sammy with the least c0 and c1 i
     for (const p of sets) {
       const c1 = least(p, 'c1');
       expect(() => resolveParameters({ ...p, c1 }, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(p)).not.toThrow();
-      expect(() => resolveParameters({ ...p, c1: c1 - 0.01 }, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(p)).toThrow(SammyConfigError);
-      if (c0AtLeast.has(p)) expect(() => resolveParameters({ ...p, c0: p.c0! - 0.01 }, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(p)).toThrow(SammyConfigError);
+      expect(() => resolveParameters({ ...p, c1: c1 - 0.01 }, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(p)).toThrow(
+        SammyConfigError,
+      );
+      if (c0AtLeast.has(p))
+        expect(() => resolveParameters({ ...p, c0: p.c0! - 0.01 }, DEFAULT_PARAMETERS, undefined, 30), JSON.stringify(p)).toThrow(
+          SammyConfigError,
+        );
     }
   });
 
@@ -335,12 +359,16 @@ describe('no spiral at the validation boundary: Sammy with the least c0 and c1 i
     expect(checked).toBe(72 * 11);
   });
 
-  it('with a hysteresis up to bufferAware’s (1.1) and any accepted c0/c1 at the boundary, also the rung unpaced dash.js settles on', { timeout: 60_000 }, () => {
-    for (const p of sets.filter((x) => x.stepUpFactor! <= 1.1)) {
-      const rule = sammyRule({ ...p, c1: least(p, 'c1') });
-      for (const trace of [...LINKS, ...STEPS]) {
-        expect(floor(rule, trace), `${JSON.stringify(p)} on ${trace.name}`).toBeGreaterThanOrEqual(floor(RULES.unpaced, trace));
+  it(
+    'with a hysteresis up to bufferAware’s (1.1) and any accepted c0/c1 at the boundary, also the rung unpaced dash.js settles on',
+    { timeout: 60_000 },
+    () => {
+      for (const p of sets.filter((x) => x.stepUpFactor! <= 1.1)) {
+        const rule = sammyRule({ ...p, c1: least(p, 'c1') });
+        for (const trace of [...LINKS, ...STEPS]) {
+          expect(floor(rule, trace), `${JSON.stringify(p)} on ${trace.name}`).toBeGreaterThanOrEqual(floor(RULES.unpaced, trace));
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { detectTraceFormat, formatMahimahi, formatSecondsMbps, meanKbps, parseTrace, TraceFormatError, TraceLink } from '../src/traces/index.js';
+import {
+  detectTraceFormat,
+  formatMahimahi,
+  formatSecondsMbps,
+  meanKbps,
+  parseTrace,
+  TraceFormatError,
+  TraceLink,
+} from '../src/traces/index.js';
 
 const lines = (...l: Array<string | number>) => l.join('\n') + '\n';
 
@@ -33,7 +41,9 @@ describe('parseTrace: mahimahi', () => {
     expect(() => parseTrace(lines(1, 2.5))).toThrow(/trace:2: expected a whole number of milliseconds \(mahimahi\), found "2.5"/);
     expect(() => parseTrace(lines(1, -2), { source: 'cell.trace' })).toThrow(/cell\.trace:2: expected a whole number/);
     expect(() => parseTrace(lines(1, '2 3'))).toThrow(TraceFormatError);
-    expect(() => parseTrace(lines(1, '2 3'))).toThrow(/trace:2: expected one integer millisecond timestamp \(mahimahi\) like the lines before it, found 2 values/);
+    expect(() => parseTrace(lines(1, '2 3'))).toThrow(
+      /trace:2: expected one integer millisecond timestamp \(mahimahi\) like the lines before it, found 2 values/,
+    );
   });
 });
 
@@ -63,7 +73,9 @@ describe('parseTrace: [seconds Mbps]', () => {
     expect(() => parseTrace(lines('0 1', '1 x'))).toThrow(/trace:2: expected two numbers, seconds and Mbit\/s, found "1 x"/);
     expect(() => parseTrace(lines('0 1', '0 2'))).toThrow(/trace:2: times must increase: 0 s after 0 s/);
     expect(() => parseTrace(lines('0 1', '1 -2'))).toThrow(/trace:2: a negative rate/);
-    expect(() => parseTrace(lines('0 1', '1'))).toThrow(/trace:2: expected two numbers, seconds and Mbit\/s like the lines before it, found 1 values/);
+    expect(() => parseTrace(lines('0 1', '1'))).toThrow(
+      /trace:2: expected two numbers, seconds and Mbit\/s like the lines before it, found 1 values/,
+    );
     expect(() => parseTrace(lines('0 0', '1 0'))).toThrow(/delivers nothing/);
   });
 });
@@ -71,7 +83,9 @@ describe('parseTrace: [seconds Mbps]', () => {
 describe('parseTrace: either', () => {
   it('refuses an empty trace and lines of neither format', () => {
     expect(() => parseTrace('\n# nothing\n')).toThrow(/empty trace/);
-    expect(() => parseTrace('1 2 3\n')).toThrow(/trace:1: expected one integer millisecond timestamp \(mahimahi\) or two numbers, seconds and Mbit\/s per line, found 3 values/);
+    expect(() => parseTrace('1 2 3\n')).toThrow(
+      /trace:1: expected one integer millisecond timestamp \(mahimahi\) or two numbers, seconds and Mbit\/s per line, found 3 values/,
+    );
   });
 
   it('round-trips a capacity curve through both formats', () => {
@@ -109,7 +123,9 @@ describe('TraceLink', () => {
   });
 
   it('refuses a trace that delivers nothing and a rate cap of 0', () => {
-    expect(() => new TraceLink({ format: 'seconds-mbps', periodSeconds: 1, steps: [{ startSeconds: 0, kbps: 0 }] })).toThrow(/delivers nothing/);
+    expect(() => new TraceLink({ format: 'seconds-mbps', periodSeconds: 1, steps: [{ startSeconds: 0, kbps: 0 }] })).toThrow(
+      /delivers nothing/,
+    );
     expect(() => new TraceLink(steps).transferSeconds(0, 1, 0)).toThrow(/positive rate cap/);
   });
 });

@@ -12,7 +12,8 @@ import { createSession, DEFAULT_PARAMETERS, decideBitrate, decidePace, harmonicM
 
 const LADDER = [300, 750, 1500, 3000, 6000];
 const SAMPLES = [14_000, 16_500, 15_200, 17_000, 16_100, 15_900];
-const URL_WITH_CMCD = 'http://localhost:8080/media/default/video/3/seg-12.m4s?CMCD=bl%3D21300%2Cbr%3D3000%2Cd%3D4000%2Cmtp%3D25400%2Cot%3Dv%2Csf%3Dd%2Csid%3D%22abc%22%2Cst%3Dv%2Ctb%3D6000';
+const URL_WITH_CMCD =
+  'http://localhost:8080/media/default/video/3/seg-12.m4s?CMCD=bl%3D21300%2Cbr%3D3000%2Cd%3D4000%2Cmtp%3D25400%2Cot%3Dv%2Csf%3Dd%2Csid%3D%22abc%22%2Cst%3Dv%2Ctb%3D6000';
 
 function medianNs(fn: (i: number) => unknown, iterations = 200_000, batch = 100): number {
   for (let i = 0; i < 20_000; i++) fn(i); // warm up the JIT
@@ -37,7 +38,16 @@ const decision = (i: number) => {
     initialEstimateKbps: undefined,
     parameters: DEFAULT_PARAMETERS,
   });
-  return bitrateKbps + (decidePace({ phase: 'playing', bufferLevelSeconds: buffer, fullBufferSeconds: 30, paceBaseKbps: 6128, parameters: DEFAULT_PARAMETERS }) ?? 0);
+  return (
+    bitrateKbps +
+    (decidePace({
+      phase: 'playing',
+      bufferLevelSeconds: buffer,
+      fullBufferSeconds: 30,
+      paceBaseKbps: 6128,
+      parameters: DEFAULT_PARAMETERS,
+    }) ?? 0)
+  );
 };
 // What a player runs per request: a session's bitrate choice and its decide (the pace above, plus probe and hold).
 const session = createSession({ initialHistory: memoryStore(), bufferTargetSeconds: 30 });
@@ -46,7 +56,16 @@ const sessionDecision = (i: number) => {
   const buffer = i % 31;
   const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: LADDER, bufferLevelSeconds: buffer });
   const bitrateKbps = choice?.bitrateKbps ?? LADDER[0]!;
-  const decided = session.decide({ mediaType: 'video', bitrateKbps, url: 'seg.m4s', bufferTargetSeconds: 30, tracks: { video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: buffer }, audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer } } });
+  const decided = session.decide({
+    mediaType: 'video',
+    bitrateKbps,
+    url: 'seg.m4s',
+    bufferTargetSeconds: 30,
+    tracks: {
+      video: { ladderTopKbps: 6000, ladderKbps: LADDER, bufferLevelSeconds: buffer },
+      audio: { ladderTopKbps: 128, bufferLevelSeconds: buffer },
+    },
+  });
   session.addSample(decided, { bytes: 2_000_000, durationMs: 1000 + (i % 7) * 100 });
   return decided.paceRateKbps;
 };

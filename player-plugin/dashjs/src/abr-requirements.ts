@@ -6,7 +6,13 @@ import { playerAbrOf, positiveOr, type PlayerAbr } from 'sammy-pacing-core';
 import { DASH_BUILT_IN_RULES, type DashSettingsLike } from './player.js';
 
 /** dash.js 5.2.1's defaults (core/Settings.js) for settings a player does not report; `bufferTimeDefaultFallback`: MediaPlayerModel's when bufferTimeDefault ≤ 0 (DEFAULT_MIN_BUFFER_TIME_FAST_SWITCH, the larger). */
-export const DASH_ABR_DEFAULTS = Object.freeze({ bandwidthSafetyFactor: 0.9, insufficientBufferSafetyFactor: 0.7, abandonDurationMultiplier: 1.8, bufferTimeDefault: 18, bufferTimeDefaultFallback: 20 });
+export const DASH_ABR_DEFAULTS = Object.freeze({
+  bandwidthSafetyFactor: 0.9,
+  insufficientBufferSafetyFactor: 0.7,
+  abandonDurationMultiplier: 1.8,
+  bufferTimeDefault: 18,
+  bufferTimeDefaultFallback: 20,
+});
 
 /** The requirements of the dash.js rules that are active in these settings. */
 export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeconds: number): PlayerAbr {
@@ -14,12 +20,20 @@ export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeco
   const rules = abr?.rules ?? {};
   const active = (name: (typeof DASH_BUILT_IN_RULES)[number]) => rules[name]?.active === true;
   const safety = positiveOr(abr?.throughput?.bandwidthSafetyFactor, DASH_ABR_DEFAULTS.bandwidthSafetyFactor);
-  const factor = positiveOr(rules.insufficientBufferRule?.parameters?.throughputSafetyFactor, DASH_ABR_DEFAULTS.insufficientBufferSafetyFactor);
-  const multiplier = positiveOr(rules.abandonRequestsRule?.parameters?.abandonDurationMultiplier, DASH_ABR_DEFAULTS.abandonDurationMultiplier);
+  const factor = positiveOr(
+    rules.insufficientBufferRule?.parameters?.throughputSafetyFactor,
+    DASH_ABR_DEFAULTS.insufficientBufferSafetyFactor,
+  );
+  const multiplier = positiveOr(
+    rules.abandonRequestsRule?.parameters?.abandonDurationMultiplier,
+    DASH_ABR_DEFAULTS.abandonDurationMultiplier,
+  );
   const below = positiveOr(buffer?.bufferTimeDefault, DASH_ABR_DEFAULTS.bufferTimeDefaultFallback);
   // With no quality rule active at all, dash.js installs BOLA and ThroughputRule anyway; pace-only adds no rule of its own.
   const fallback = !DASH_BUILT_IN_RULES.some((name) => name !== 'abandonRequestsRule' && active(name));
-  const names = [(active('throughputRule') || fallback) && 'ThroughputRule', (active('bolaRule') || fallback) && 'BolaRule'].filter(Boolean).join(' and ');
+  const names = [(active('throughputRule') || fallback) && 'ThroughputRule', (active('bolaRule') || fallback) && 'BolaRule']
+    .filter(Boolean)
+    .join(' and ');
   const requirements = [
     !!names && {
       rule: `under dash.js's ${names} (bandwidthSafetyFactor ${safety})`,
@@ -39,5 +53,10 @@ export function dashAbrRequirements(settings: DashSettingsLike, bufferTargetSeco
       toBufferSeconds: below,
     },
   ];
-  return playerAbrOf('dash.js', safety, requirements.filter((r) => r !== false), bufferTargetSeconds);
+  return playerAbrOf(
+    'dash.js',
+    safety,
+    requirements.filter((r) => r !== false),
+    bufferTargetSeconds,
+  );
 }

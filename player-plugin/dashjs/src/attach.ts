@@ -4,7 +4,14 @@
  * kit does what every adapter shares; this file describes dash.js to it and wires dash.js's hooks.
  */
 import type { MediaPlayerClass, PlaybackTimeUpdatedEvent } from 'dashjs';
-import { createAdapterKit, DEFAULT_PARAMETERS, type AdapterController, type AdapterOptions, type PaceOnlyMode as CorePaceOnlyMode, type PlaybackEvent } from 'sammy-pacing-core';
+import {
+  createAdapterKit,
+  DEFAULT_PARAMETERS,
+  type AdapterController,
+  type AdapterOptions,
+  type PaceOnlyMode as CorePaceOnlyMode,
+  type PlaybackEvent,
+} from 'sammy-pacing-core';
 import type { CmcdMode } from 'sammy-pacing-protocol';
 import { extendLoaderAborts } from './loader-aborts.js';
 import type { DashSettingsLike } from './player.js';
@@ -30,7 +37,14 @@ export type SammyController = AdapterController;
 export const DEFAULT_INITIAL_BITRATE_KBPS = DEFAULT_PARAMETERS.initialVideoBitrateKbps;
 
 /** dash.js's events as playback events. A stall is `waiting`: dash.js's bufferStalled can report an empty buffer for a moment while playback goes on. */
-const PLAYBACK_EVENTS = { manifestLoaded: 'load', playbackPlaying: 'playing', playbackSeeking: 'seeking', playbackSeeked: 'seeked', playbackWaiting: 'waiting', playbackTimeUpdated: 'timeupdate' } as const;
+const PLAYBACK_EVENTS = {
+  manifestLoaded: 'load',
+  playbackPlaying: 'playing',
+  playbackSeeking: 'seeking',
+  playbackSeeked: 'seeked',
+  playbackWaiting: 'waiting',
+  playbackTimeUpdated: 'timeupdate',
+} as const;
 
 export function attach(player: MediaPlayerClass, options: SammyOptions = {}): SammyController {
   const kit = createAdapterKit(options, {
@@ -54,7 +68,8 @@ export function attach(player: MediaPlayerClass, options: SammyOptions = {}): Sa
     if (next !== undefined && next !== start) player.updateSettings({ streaming: { abr: { initialBitrate: { video: (start = next) } } } });
   });
   const interceptors = createInterceptors(player, kit);
-  const playback = (type: PlaybackEvent['type']) => (e: Partial<PlaybackTimeUpdatedEvent>) => session.playback(type === 'timeupdate' ? { type, mediaTimeSeconds: e.time ?? NaN } : { type });
+  const playback = (type: PlaybackEvent['type']) => (e: Partial<PlaybackTimeUpdatedEvent>) =>
+    session.playback(type === 'timeupdate' ? { type, mediaTimeSeconds: e.time ?? NaN } : { type });
   const listeners = Object.entries(PLAYBACK_EVENTS).map(([name, type]) => [name, playback(type)] as const);
 
   if (!paceOnly) player.addABRCustomRule('qualitySwitchRules', SAMMY_RULE_NAME, createRuleFactory(player, session));

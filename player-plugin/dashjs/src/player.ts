@@ -11,7 +11,10 @@ export interface LoadingData {
 }
 export type DashRequest = Omit<Parameters<RequestInterceptor>[0], 'customData'> & { customData?: LoadingData };
 /** `resourceTiming.responseEnd`: dash.js sets it, its declarations omit it. */
-export type DashResponse = Omit<Parameters<ResponseInterceptor>[0], 'request' | 'resourceTiming'> & { request: DashRequest; resourceTiming?: Partial<NonNullable<Parameters<ResponseInterceptor>[0]['resourceTiming']>> & { responseEnd?: number } };
+export type DashResponse = Omit<Parameters<ResponseInterceptor>[0], 'request' | 'resourceTiming'> & {
+  request: DashRequest;
+  resourceTiming?: Partial<NonNullable<Parameters<ResponseInterceptor>[0]['resourceTiming']>> & { responseEnd?: number };
+};
 /** The interceptors as dash.js takes them (theirs take dash.js's requests, typed as above). */
 export type DashInterceptors = { request: RequestInterceptor; response: ResponseInterceptor };
 
@@ -22,4 +25,13 @@ type Rules = NonNullable<NonNullable<NonNullable<DashSettingsLike['streaming']>[
 export type DashRuleSettingsLike = NonNullable<Rules[keyof Rules]>;
 
 /** dash.js 5's built-in rules, all off while Sammy's rule picks (each would fight the pace; abandon aborts paced downloads as too slow): its quality-switch rules (Constants.QUALITY_SWITCH_RULES), then the abandon rule. */
-export const DASH_BUILT_IN_RULES = ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'droppedFramesRule', 'l2ARule', 'loLPRule', 'abandonRequestsRule'] as const satisfies ReadonlyArray<keyof Rules>;
+export const DASH_BUILT_IN_RULES = [
+  'throughputRule',
+  'bolaRule',
+  'insufficientBufferRule',
+  'switchHistoryRule',
+  'droppedFramesRule',
+  'l2ARule',
+  'loLPRule',
+  'abandonRequestsRule',
+] as const satisfies ReadonlyArray<keyof Rules>;

@@ -12,7 +12,10 @@ export function createInterceptors(player: MediaPlayerClass, kit: AdapterKit): D
   const request = async (req: DashRequest) => {
     const fragment = req.customData?.request;
     const mediaType = fragment?.mediaType;
-    const media = () => (fragment?.type === 'MediaSegment' && isMediaKind(mediaType) ? { mediaType, bitrateKbps: fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000, ...streamOf(player) } : undefined);
+    const media = () =>
+      fragment?.type === 'MediaSegment' && isMediaKind(mediaType)
+        ? { mediaType, bitrateKbps: fragment.representation?.bitrateInKbit ?? (fragment.bandwidth ?? 0) / 1000, ...streamOf(player) }
+        : undefined;
     kit.send(req, media, fragment ?? req);
     inFlight(req.customData, true);
     return req;
@@ -24,7 +27,12 @@ export function createInterceptors(player: MediaPlayerClass, kit: AdapterKit): D
     if (!fragment) return res;
     if (status < 200 || status > 299) kit.failed(fragment);
     // Both ends of dash.js's own timing are on one clock, whichever it uses; without them the kit times from the request.
-    else kit.ended(fragment, res.data instanceof ArrayBuffer ? res.data.byteLength : (t?.encodedBodySize ?? 0), t?.responseEnd !== undefined && t.startTime !== undefined ? t.responseEnd - t.startTime : undefined);
+    else
+      kit.ended(
+        fragment,
+        res.data instanceof ArrayBuffer ? res.data.byteLength : (t?.encodedBodySize ?? 0),
+        t?.responseEnd !== undefined && t.startTime !== undefined ? t.responseEnd - t.startTime : undefined,
+      );
     return res;
   };
   return { request, response } as unknown as DashInterceptors;

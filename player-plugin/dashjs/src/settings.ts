@@ -17,7 +17,12 @@ export function dashSettings(player: MediaPlayerClass, paceOnly: boolean) {
   const sammyCmcd = { enabled: true, mode: 'query' as const, ...(enabledKeys.length > 0 ? { enabledKeys } : {}) };
   const update = (on: boolean, startKbps: number | undefined, cmcd: object) => {
     const own = paceOnly ? {} : { rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((rule) => [rule, { active: !on && rules[rule] }])) };
-    player.updateSettings({ streaming: { abr: { ...own, initialBitrate: { video: on && startKbps !== undefined ? startKbps : initialVideoBitrate } }, cmcd } });
+    player.updateSettings({
+      streaming: { abr: { ...own, initialBitrate: { video: on && startKbps !== undefined ? startKbps : initialVideoBitrate } }, cmcd },
+    });
   };
-  return { apply: (on: boolean, startKbps: number | undefined) => update(on, startKbps, sammyCmcd), restore: () => update(false, undefined, original) };
+  return {
+    apply: (on: boolean, startKbps: number | undefined) => update(on, startKbps, sammyCmcd),
+    restore: () => update(false, undefined, original),
+  };
 }

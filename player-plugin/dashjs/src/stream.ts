@@ -12,7 +12,10 @@ function orZero(read: () => number): number {
 }
 
 export const bufferLevelSeconds = (player: MediaPlayerClass, type: MediaKind) => orZero(() => positiveOr(player.getBufferLength(type), 0));
-const ladderTopKbps = (player: MediaPlayerClass, type: MediaKind) => orZero(() => (player.getRepresentationsByType(type) ?? []).reduce((top, r) => Math.max(top, r.bitrateInKbit ?? (r.bandwidth ?? 0) / 1000), 0));
+const ladderTopKbps = (player: MediaPlayerClass, type: MediaKind) =>
+  orZero(() =>
+    (player.getRepresentationsByType(type) ?? []).reduce((top, r) => Math.max(top, r.bitrateInKbit ?? (r.bandwidth ?? 0) / 1000), 0),
+  );
 
 /** Each media type's ladder top and buffer, as the kit takes them. */
 export const streamOf = (player: MediaPlayerClass): Pick<MediaRequest, 'ladderTopKbps' | 'bufferLevelSeconds'> => ({

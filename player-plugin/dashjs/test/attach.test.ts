@@ -43,7 +43,15 @@ describe('attach(player)', () => {
     // The defaults count the buffer full at half dash.js's 30 s: B = 12/15 → multiplier
     // 1.25·0.8 + 4·0.2 = 1.8; × (6000 + 128) = 11 030 → 11 000.
     expect(rtpOf(paced)).toBe(11_000);
-    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', paceRateKbps: 11_000, bufferLevelSeconds: 12, bitrateKbps: 3000, topVideoBitrateKbps: 6000, paceBaseKbps: 6128, mediaType: 'video' });
+    expect(ctx.decisions.at(-1)).toMatchObject({
+      phase: 'playing',
+      paceRateKbps: 11_000,
+      bufferLevelSeconds: 12,
+      bitrateKbps: 3000,
+      topVideoBitrateKbps: 6000,
+      paceBaseKbps: 6128,
+      mediaType: 'video',
+    });
     expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
   });
 
@@ -132,7 +140,12 @@ describe('attach(player)', () => {
     const [intercept] = c.requestInterceptors;
     const [onResponse] = c.responseInterceptors;
     const respond = async (req: DashRequest, bytes: number, ms: number) =>
-      onResponse!({ request: req, status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 1000, responseEnd: 1000 + ms } } as DashResponse);
+      onResponse!({
+        request: req,
+        status: 200,
+        data: new ArrayBuffer(bytes),
+        resourceTiming: { startTime: 1000, responseEnd: 1000 + ms },
+      } as DashResponse);
     await respond(await intercept!(mediaRequest()), 1_000_000, 400); // 20 Mbps, unpaced, initial
     await respond(await intercept!(mediaRequest('audio')), 64_000, 200); // audio: latency-bound, kept out
     c.player.trigger('playbackPlaying' as never, {}, {});
@@ -165,7 +178,12 @@ describe('attach(player)', () => {
     const c = setup();
     const [intercept] = c.requestInterceptors;
     const [onResponse] = c.responseInterceptors;
-    await onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(500_000), resourceTiming: { startTime: 0, responseEnd: 1000 } } as DashResponse);
+    await onResponse!({
+      request: await intercept!(mediaRequest()),
+      status: 200,
+      data: new ArrayBuffer(500_000),
+      resourceTiming: { startTime: 0, responseEnd: 1000 },
+    } as DashResponse);
     // A 4 Mbps unpaced initial sample: dash.js's first pick now starts from β × 4000.
     expect(c.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(2800);
     c.setBuffer(2);
@@ -183,7 +201,12 @@ describe('attach(player)', () => {
       const rule = sammyRule(c);
       // Five 4 s segments of 3000 kbps at 7000 kbps.
       for (let i = 0; i < 5; i++) {
-        await c.responseInterceptors[0]!({ request: await c.requestInterceptors[0]!(mediaRequest()), status: 200, data: new ArrayBuffer(1_500_000), resourceTiming: { startTime: 0, responseEnd: 1714 } } as DashResponse);
+        await c.responseInterceptors[0]!({
+          request: await c.requestInterceptors[0]!(mediaRequest()),
+          status: 200,
+          data: new ArrayBuffer(1_500_000),
+          resourceTiming: { startTime: 0, responseEnd: 1714 },
+        } as DashResponse);
       }
       // (At 4 s: Eq. 1 allows 5880, the low-buffer guard 0.7 × 7000 × 4 / 4 = 4900.)
       c.setBuffer(4);
@@ -274,9 +297,13 @@ describe('PRESETS.neighbourFirst (issue 39)', () => {
 
 describe('unknown options', () => {
   it('attach() and update() refuse a key that is no option, naming it and the nearest known one', () => {
-    expect(() => setup({ bufferTargetSecond: 20 } as never)).toThrow("Sammy: unknown option 'bufferTargetSecond' (did you mean 'bufferTargetSeconds'?)");
+    expect(() => setup({ bufferTargetSecond: 20 } as never)).toThrow(
+      "Sammy: unknown option 'bufferTargetSecond' (did you mean 'bufferTargetSeconds'?)",
+    );
     // The option's old name (before 0.2): the error names the new one.
-    expect(() => setup({ maxBufferSeconds: 20 } as never)).toThrow("Sammy: unknown option 'maxBufferSeconds' (did you mean 'bufferTargetSeconds'?)");
+    expect(() => setup({ maxBufferSeconds: 20 } as never)).toThrow(
+      "Sammy: unknown option 'maxBufferSeconds' (did you mean 'bufferTargetSeconds'?)",
+    );
     expect(() => setup({ cmcdmode: 'header' } as never)).toThrow(/'cmcdmode' \(did you mean 'cmcdMode'\?\)/);
     const { sammy } = setup();
     expect(() => sammy.update({ probeintervall: 2 } as never)).toThrow(/'probeintervall' \(did you mean 'probeInterval'\?\)/);

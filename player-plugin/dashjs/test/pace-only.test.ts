@@ -51,7 +51,12 @@ describe('attach(player, { mode: paceOnly })', () => {
     const [intercept] = ctx.requestInterceptors;
     const [onResponse] = ctx.responseInterceptors;
     const respond = async (bytes: number, ms: number) =>
-      onResponse!({ request: await intercept!(mediaRequest()), status: 200, data: new ArrayBuffer(bytes), resourceTiming: { startTime: 0, responseEnd: ms } } as DashResponse);
+      onResponse!({
+        request: await intercept!(mediaRequest()),
+        status: 200,
+        data: new ArrayBuffer(bytes),
+        resourceTiming: { startTime: 0, responseEnd: ms },
+      } as DashResponse);
     await respond(500_000, 1000); // 4 Mbps, unpaced initial phase
     // dash.js's own safety factor on the history: 0.9 × 4000.
     expect(ctx.player.getSettings().streaming!.abr!.initialBitrate!.video).toBe(3600);
@@ -97,7 +102,9 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
   it('names InsufficientBufferRule at one segment of buffer: 1 / (0.7 × 0.95)', () => {
     const e = refusal(() => setup({ mode: paceOnly, c1: 1.4 }));
     expect(e.parameter).toBe('c1');
-    expect(e.message).toMatch(/c1 = 1.4 cannot sustain the top rung under dash.js's InsufficientBufferRule \(throughputSafetyFactor 0.7\) at one segment of buffer/);
+    expect(e.message).toMatch(
+      /c1 = 1.4 cannot sustain the top rung under dash.js's InsufficientBufferRule \(throughputSafetyFactor 0.7\) at one segment of buffer/,
+    );
     expect(e.message).toMatch(/c1 must be at least 1.51/);
     expect(e.shortfall).toMatchObject({ minimum: 1.51, bufferLevelSeconds: undefined });
   });
@@ -106,7 +113,9 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
     const noInsufficientBuffer = { streaming: { abr: { rules: { insufficientBufferRule: { active: false } } } } };
     expect(() => setup({ mode: paceOnly, c1: 1.4 }, noInsufficientBuffer)).not.toThrow();
     const e = refusal(() => setup({ mode: paceOnly, c1: 1.1 }, noInsufficientBuffer));
-    expect(e.message).toMatch(/c1 = 1.1 cannot sustain the top rung under dash.js's ThroughputRule and BolaRule \(bandwidthSafetyFactor 0.9\) at a full buffer \(30 s\)/);
+    expect(e.message).toMatch(
+      /c1 = 1.1 cannot sustain the top rung under dash.js's ThroughputRule and BolaRule \(bandwidthSafetyFactor 0.9\) at a full buffer \(30 s\)/,
+    );
     expect(e.shortfall).toMatchObject({ minimum: 1.17, bufferLevelSeconds: 30 });
     // A stricter safety factor in dash.js raises the minimum: 1 / (0.3 × 0.95) = 3.51 > c0 = 3.2 (and c1).
     const strict = refusal(() => setup({ mode: paceOnly }, { streaming: { abr: { throughput: { bandwidthSafetyFactor: 0.3 } } } }));
@@ -117,16 +126,22 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
   it('names the abandon rule at the top of its buffer range (bufferTimeDefault), solving for c1 there', () => {
     const settings = {
       streaming: {
-        abr: { rules: { insufficientBufferRule: { active: false }, abandonRequestsRule: { parameters: { abandonDurationMultiplier: 0.5 } } } },
+        abr: {
+          rules: { insufficientBufferRule: { active: false }, abandonRequestsRule: { parameters: { abandonDurationMultiplier: 0.5 } } },
+        },
       },
     };
     // Needs 1 / (0.5 × 0.95) = 2.105 up to 18 s of a 30 s buffer: 3.2 · 0.4 + c1 · 0.6 ≥ 2.105.
     expect(() => setup({ mode: paceOnly, c1: 1.6 }, settings)).not.toThrow();
     const e = refusal(() => setup({ mode: paceOnly, c1: 1.3 }, settings));
-    expect(e.message).toMatch(/c1 = 1.3 cannot sustain the top rung under dash.js's AbandonRequestsRule \(abandonDurationMultiplier 0.5\) at a buffer of 18 s/);
+    expect(e.message).toMatch(
+      /c1 = 1.3 cannot sustain the top rung under dash.js's AbandonRequestsRule \(abandonDurationMultiplier 0.5\) at a buffer of 18 s/,
+    );
     expect(e.shortfall).toMatchObject({ minimum: 1.38, bufferLevelSeconds: 18 });
     // A c0 too low fails at an empty buffer, where only c0 counts.
-    expect(refusal(() => setup({ mode: paceOnly, c0: 2, c1: 3 }, settings)).message).toMatch(/c0 = 2 .* at an empty buffer.*c0 must be at least 2.11/);
+    expect(refusal(() => setup({ mode: paceOnly, c0: 2, c1: 3 }, settings)).message).toMatch(
+      /c0 = 2 .* at an empty buffer.*c0 must be at least 2.11/,
+    );
   });
 
   it('re-reads dash.js’s settings on update, and keeps the old parameters when refused', () => {
@@ -144,8 +159,19 @@ describe('pace-only refuses a pace that would starve dash.js’s ABR', () => {
       player.updateSettings({ streaming: { abr: { rules: Object.fromEntries(names.map((n) => [n, { active: false }])) } } });
       return player.getSettings() as DashSettingsLike;
     };
-    const all = ['throughputRule', 'bolaRule', 'insufficientBufferRule', 'switchHistoryRule', 'droppedFramesRule', 'abandonRequestsRule', 'l2ARule', 'loLPRule'];
-    expect(dashAbrRequirements(settingsWithout(all), 30).requirements.map((r) => r.rule)).toEqual(["under dash.js's ThroughputRule and BolaRule (bandwidthSafetyFactor 0.9)"]);
+    const all = [
+      'throughputRule',
+      'bolaRule',
+      'insufficientBufferRule',
+      'switchHistoryRule',
+      'droppedFramesRule',
+      'abandonRequestsRule',
+      'l2ARule',
+      'loLPRule',
+    ];
+    expect(dashAbrRequirements(settingsWithout(all), 30).requirements.map((r) => r.rule)).toEqual([
+      "under dash.js's ThroughputRule and BolaRule (bandwidthSafetyFactor 0.9)",
+    ]);
     expect(dashAbrRequirements(settingsWithout(['bolaRule', 'abandonRequestsRule']), 30).requirements.map((r) => r.rule)).toEqual([
       "under dash.js's ThroughputRule (bandwidthSafetyFactor 0.9)",
       "under dash.js's InsufficientBufferRule (throughputSafetyFactor 0.7)",

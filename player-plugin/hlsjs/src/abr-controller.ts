@@ -18,7 +18,9 @@ export function sammyAbrController(Inner?: AbrControllerClass): AbrControllerCla
   // A constructor that returns an object: `new` yields the delegate.
   return function (hls: Hls) {
     // hls.js's default from the player's own class: no runtime import of hls.js.
-    const inner = new (Inner ?? (hls.constructor as unknown as { DefaultConfig: { abrController: AbrControllerClass } }).DefaultConfig.abrController)(hls);
+    const inner = new (
+      Inner ?? (hls.constructor as unknown as { DefaultConfig: { abrController: AbrControllerClass } }).DefaultConfig.abrController
+    )(hls);
     withSammy.set(hls, isSammyLoader(hls.config.fLoader));
     const sammyLevel = () => hooks.get(hls.config)?.chooseLevel();
     const own = {

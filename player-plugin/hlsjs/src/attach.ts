@@ -3,7 +3,13 @@
  * in its constructor, so Sammy's go in the config and `attach` switches them on; core's kit does the rest.
  */
 import type { default as Hls, HlsConfig } from 'hls.js';
-import { createAdapterKit, positiveOr, type AdapterController, type AdapterOptions, type PaceOnlyMode as CorePaceOnlyMode } from 'sammy-pacing-core';
+import {
+  createAdapterKit,
+  positiveOr,
+  type AdapterController,
+  type AdapterOptions,
+  type PaceOnlyMode as CorePaceOnlyMode,
+} from 'sammy-pacing-core';
 import { madeWithSammyConfig, sammyAbrController, type AbrControllerClass } from './abr-controller.js';
 import { sammyFragmentLoader, type FragmentLoaderClass } from './loader.js';
 import { listenToPlayback } from './playback-events.js';

@@ -6,5 +6,14 @@ export { attach, sammyConfig, type PaceOnlyMode, type SammyController, type Samm
 export { sammyAbrController } from './abr-controller.js';
 export { sammyFragmentLoader } from './loader.js';
 export { defaultStore, memoryStore, DEFAULT_PARAMETERS, PRESETS, SammyConfigError } from 'sammy-pacing-core';
-export type { InitialThroughputStore, MediaKind, Phase, SammyDecision, SammyEvents, SammyMode, SammyParameters, SegmentSample } from 'sammy-pacing-core';
+export type {
+  InitialThroughputStore,
+  MediaKind,
+  Phase,
+  SammyDecision,
+  SammyEvents,
+  SammyMode,
+  SammyParameters,
+  SegmentSample,
+} from 'sammy-pacing-core';
 export type { CmcdMode } from 'sammy-pacing-protocol';

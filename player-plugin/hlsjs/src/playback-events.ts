@@ -8,7 +8,11 @@ type Listener = (event: string, data: never) => void;
  * Feeds hls.js's playback until the returned function is called: the media element's events from MEDIA_ATTACHED (hls.js hands
  * it over) to MEDIA_DETACHING; `loading`: a new source (MANIFEST_LOADING, after its 'load'); `abandoned`: the abandon rule aborted a fragment.
  */
-export function listenToPlayback(hls: Hls, feed: (event: PlaybackEvent) => void, on: { loading(): void; abandoned(data: AbandonedFragment): void }): () => void {
+export function listenToPlayback(
+  hls: Hls,
+  feed: (event: PlaybackEvent) => void,
+  on: { loading(): void; abandoned(data: AbandonedFragment): void },
+): () => void {
   const follow = followMediaElement(feed);
   follow(hls.media);
   // hls.js 1.x event names (src/events.ts), as strings: the adapter has no runtime import of hls.js.

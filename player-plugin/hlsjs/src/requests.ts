@@ -57,6 +57,7 @@ export function createHooks(hls: Hls, kit: AdapterKit) {
       return (stats) => void kit.ended(key, stats.loaded, stats.loading.end - stats.loading.start);
     },
     /** hls.js's abandon rule gave up on a fragment: what it loaded until then is a sample too. */
-    abandoned: ({ frag, part, stats }: AbandonedFragment) => void kit.ended(part ?? frag, stats.loaded, performance.now() - stats.loading.start),
+    abandoned: ({ frag, part, stats }: AbandonedFragment) =>
+      void kit.ended(part ?? frag, stats.loaded, performance.now() - stats.loading.start),
   };
 }

@@ -49,7 +49,15 @@ describe('attach(hls): pace on every media fragment', () => {
     // What the session is told: the level's BANDWIDTH, the top BANDWIDTH (audio included, RFC 8216)
     // as the pace base, the lower of the main and audio buffers (12, 15), hls.js's maxBufferLength.
     const decision = ctx.decisions.at(-1)!;
-    expect(decision).toMatchObject({ phase: 'playing', bitrateKbps: 3128, topVideoBitrateKbps: 6128, paceBaseKbps: 6128, paceBufferLevelSeconds: 12, bufferTargetSeconds: 30, mediaType: 'video' });
+    expect(decision).toMatchObject({
+      phase: 'playing',
+      bitrateKbps: 3128,
+      topVideoBitrateKbps: 6128,
+      paceBaseKbps: 6128,
+      paceBufferLevelSeconds: 12,
+      bufferTargetSeconds: 30,
+      mediaType: 'video',
+    });
     expect(decision.paceRateKbps).toBeGreaterThan(6128);
     expect(cmcdOf(paced)).toMatchObject({ rtp: decision.paceRateKbps, ot: 'v', br: 3128, sid: expect.any(String) });
     expect(decision.url).toBe('http://origin.test/media/default/seg-3-00002.m4s');
@@ -87,7 +95,12 @@ describe('attach(hls): pace on every media fragment', () => {
 
   it('reports each finished download as a sample (bytes and duration from hls.js’s loader stats)', async () => {
     await ctx.loadFragment('video');
-    expect(ctx.samples.at(-1)).toMatchObject({ mediaType: 'video', bytes: FakeLoader.segmentBytes, phase: 'initial', paceRateKbps: undefined });
+    expect(ctx.samples.at(-1)).toMatchObject({
+      mediaType: 'video',
+      bytes: FakeLoader.segmentBytes,
+      phase: 'initial',
+      paceRateKbps: undefined,
+    });
     expect(ctx.samples.at(-1)!.durationMs).toBeCloseTo(FakeLoader.durationMs, 0);
     expect(ctx.samples.at(-1)!.throughputKbps).toBeCloseTo((FakeLoader.segmentBytes * 8) / FakeLoader.durationMs, 0);
   });
@@ -230,12 +243,18 @@ describe('attach(hls): the buffer target, and the paper’s preset', () => {
     // binds), 1.32 at 20 s, 1.76 at the 10 s the core assumes unsaid.
     const paper = { ...PRESETS.paper, beta: 0.4, c1: 1.3 };
     expect((await setup(paper)).sammy.parameters.c1).toBe(1.3);
-    const refused = await setup(paper, { maxBufferLength: 20 }).then(() => undefined, (e: unknown) => e);
+    const refused = await setup(paper, { maxBufferLength: 20 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(SammyConfigError);
     expect((refused as Error).message).toMatch(/at a full buffer \(20 s\).*c1 must be at least 1.32/);
     expect((await setup({ ...paper, bufferTargetSeconds: 30 }, { maxBufferLength: 20 })).sammy.parameters.c1).toBe(1.3);
     // The defaults count half of it full: at 15 s of hls.js's 30 s, 1 / (0.4 × 1.75) / 0.95 = 1.51.
-    const half = await setup({ beta: 0.4, c1: 1.3 }).then(() => undefined, (e: unknown) => e);
+    const half = await setup({ beta: 0.4, c1: 1.3 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((half as Error).message).toMatch(/at a full buffer \(15 s\).*c1 must be at least 1.51/);
   });
 
@@ -243,12 +262,17 @@ describe('attach(hls): the buffer target, and the paper’s preset', () => {
     expect((await setup()).sammy.parameters).toMatchObject({ ...PRESETS.bufferAware, initialVideoBitrateKbps: 500 });
     expect((await setup({ ...PRESETS.paper })).sammy.parameters).toMatchObject({ ...PRESETS.paper, initialVideoBitrateKbps: 500 });
     // Issue 39's neighbour-first point, through the same kit.
-    expect((await setup({ ...PRESETS.neighbourFirst })).sammy.parameters).toMatchObject({ ...PRESETS.neighbourFirst, initialVideoBitrateKbps: 500 });
+    expect((await setup({ ...PRESETS.neighbourFirst })).sammy.parameters).toMatchObject({
+      ...PRESETS.neighbourFirst,
+      initialVideoBitrateKbps: 500,
+    });
   });
 });
 
 describe('unknown options', () => {
   it('attach() refuses a key that is no option, naming it and the nearest known one', async () => {
-    await expect(setup({ initialHistroy: memoryStore() } as never)).rejects.toThrow("Sammy: unknown option 'initialHistroy' (did you mean 'initialHistory'?)");
+    await expect(setup({ initialHistroy: memoryStore() } as never)).rejects.toThrow(
+      "Sammy: unknown option 'initialHistroy' (did you mean 'initialHistory'?)",
+    );
   });
 });

@@ -11,7 +11,9 @@ import { cmcdOf, play, setup } from './support/player.js';
 
 const minimums = (config = {}, c = 1) => {
   const abr = hlsAbrRequirements(config, 30);
-  return Object.fromEntries(abr.requirements.map((r) => [r.rule, Math.max(...abr.check({ c0: c, c1: c, overhead: 0.05 }, [r], 30).map((s) => s.minimum))]));
+  return Object.fromEntries(
+    abr.requirements.map((r) => [r.rule, Math.max(...abr.check({ c0: c, c1: c, overhead: 0.05 }, [r], 30).map((s) => s.minimum))]),
+  );
 };
 
 describe('what hls.js’s ABR needs from a paced download', () => {
@@ -21,7 +23,11 @@ describe('what hls.js’s ABR needs from a paced download', () => {
       "under hls.js's level choice (abrBandWidthUpFactor 0.7)": 1.51,
       "under hls.js's emergency abandon rule": 2.11,
     });
-    expect(hlsAbrRequirements({}, 30)).toMatchObject({ name: 'hls.js', bufferTargetSeconds: 30, safetyFactor: HLS_ABR_DEFAULTS.abrBandWidthFactor });
+    expect(hlsAbrRequirements({}, 30)).toMatchObject({
+      name: 'hls.js',
+      bufferTargetSeconds: 30,
+      safetyFactor: HLS_ABR_DEFAULTS.abrBandWidthFactor,
+    });
   });
 
   it('follows the player’s factors', () => {
@@ -35,7 +41,11 @@ describe('what hls.js’s ABR needs from a paced download', () => {
 describe('attach(hls, { mode: paceOnly })', () => {
   it('accepts the defaults (c0 3.2, c1 2.8); refuses c1 below 2.11 naming the abandon rule, and c0 likewise', async () => {
     await expect(setup({ mode: paceOnly })).resolves.toBeDefined();
-    const refused = (options: object, config = {}) => setup({ mode: paceOnly, c0: 3.2, c1: 2.8, ...options }, config).then(() => undefined, (e: unknown) => e);
+    const refused = (options: object, config = {}) =>
+      setup({ mode: paceOnly, c0: 3.2, c1: 2.8, ...options }, config).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const c1 = (await refused({ c1: 2 })) as SammyConfigError;
     expect(c1).toBeInstanceOf(SammyConfigError);
     expect(c1.parameter).toBe('c1');
@@ -85,7 +95,7 @@ describe('attach(hls, { mode: paceOnly })', () => {
 });
 
 describe('the mode option', () => {
-  it('takes only \'sammy\' or paceOnly', async () => {
+  it("takes only 'sammy' or paceOnly", async () => {
     await expect(setup({ mode: 'pace-only' as never })).rejects.toThrow(/paceOnly from 'sammy-pacing-hlsjs\/pace-only'/);
     expect((await setup({ mode: 'sammy' })).sammy.mode).toBe('sammy');
     expect((await setup({ mode: paceOnly })).sammy.mode).toBe('pace-only');

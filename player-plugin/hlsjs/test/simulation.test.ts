@@ -57,7 +57,12 @@ describe('no accepted configuration spirals', () => {
       const segmentSeconds = next() < 0.5 ? 2 : 4;
       let outcome: Outcome;
       try {
-        outcome = simulate('pace-only', { ...DEFAULT_SCENARIO, segmentSeconds, segments: 140, linkKbps: TOP_KBPS * 50, linkAt: dip }, { c0, c1 }, hls);
+        outcome = simulate(
+          'pace-only',
+          { ...DEFAULT_SCENARIO, segmentSeconds, segments: 140, linkKbps: TOP_KBPS * 50, linkAt: dip },
+          { c0, c1 },
+          hls,
+        );
       } catch (error) {
         expect(error).toBeInstanceOf(SammyConfigError);
         rejected++;
@@ -68,8 +73,14 @@ describe('no accepted configuration spirals', () => {
       // short paced ones, so stepping back up takes a few dozen segments — but it comes.
       const tail = outcome.segments.slice(-20);
       const dipped = outcome.segments.slice(20, 40).some((s) => s.level < TOP);
-      if (!dipped || tail.some((s) => s.level !== TOP) || outcome.segments.some((s) => s.abandoned && s.rtpKbps !== undefined && s.bufferSeconds > 2 * segmentSeconds)) {
-        failures.push(`c0 ${c0.toFixed(2)} c1 ${c1.toFixed(2)} factor ${hls.abrBandWidthFactor.toFixed(2)} up ${hls.abrBandWidthUpFactor.toFixed(2)} d ${segmentSeconds}`);
+      if (
+        !dipped ||
+        tail.some((s) => s.level !== TOP) ||
+        outcome.segments.some((s) => s.abandoned && s.rtpKbps !== undefined && s.bufferSeconds > 2 * segmentSeconds)
+      ) {
+        failures.push(
+          `c0 ${c0.toFixed(2)} c1 ${c1.toFixed(2)} factor ${hls.abrBandWidthFactor.toFixed(2)} up ${hls.abrBandWidthUpFactor.toFixed(2)} d ${segmentSeconds}`,
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -113,5 +124,11 @@ describe('no accepted configuration spirals', () => {
 function simulateUnchecked(multiplier: number): Outcome {
   const permissive: HlsAbrConfig = { ...HLS_DEFAULTS };
   // A pace the abandon rule never sees (the factors are hls.js's), checked against nothing: model-only.
-  return simulate('pace-only', { ...DEFAULT_SCENARIO, segments: 140, linkKbps: TOP_KBPS * 50, linkAt: dip }, { c0: multiplier, c1: multiplier }, permissive, { skipValidation: true });
+  return simulate(
+    'pace-only',
+    { ...DEFAULT_SCENARIO, segments: 140, linkKbps: TOP_KBPS * 50, linkAt: dip },
+    { c0: multiplier, c1: multiplier },
+    permissive,
+    { skipValidation: true },
+  );
 }

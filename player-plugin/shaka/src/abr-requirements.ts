@@ -7,7 +7,10 @@ import type { AbrConfiguration } from './shaka.js';
 export const SHAKA_ABR_DEFAULTS = Object.freeze({ bandwidthDowngradeTarget: 0.95, bandwidthUpgradeTarget: 0.85, minBytes: 16e3 });
 
 /** The requirements of Shaka's SimpleAbrManager under these `abr` settings. */
-export function shakaAbrRequirements(abr: Partial<Pick<AbrConfiguration, 'bandwidthDowngradeTarget'>> | undefined, bufferTargetSeconds: number): PlayerAbr {
+export function shakaAbrRequirements(
+  abr: Partial<Pick<AbrConfiguration, 'bandwidthDowngradeTarget'>> | undefined,
+  bufferTargetSeconds: number,
+): PlayerAbr {
   const target = positiveOr(abr?.bandwidthDowngradeTarget, SHAKA_ABR_DEFAULTS.bandwidthDowngradeTarget);
   const rule = `under Shaka's SimpleAbrManager (abr.bandwidthDowngradeTarget ${target})`;
   const reason = `it keeps, or steps up to, the top variant only while its bandwidth estimate × ${target} reaches that variant's bandwidth (video + audio)`;

@@ -21,7 +21,10 @@ export function attach(player: PlayerLike, options: SammyOptions = {}): SammyCon
   const net = player.getNetworkingEngine()!; // null only once the player is destroyed
   // Read again whenever Shaka configures its AbrManager: getConfiguration() copies it, too costly per request.
   let config = player.getConfiguration();
-  const { abrFactory, cmcd: { enabled, useHeaders } } = config;
+  const {
+    abrFactory,
+    cmcd: { enabled, useHeaders },
+  } = config;
   const kit = createAdapterKit(options, {
     package: 'sammy-pacing-shaka',
     bufferTargetSeconds: () => Math.max(config.streaming.bufferingGoal, config.streaming.rebufferingGoal),

@@ -5,5 +5,14 @@
 export { attach, type PaceOnlyMode, type SammyController, type SammyOptions } from './attach.js';
 export type { SammyAbrManager } from './abr-manager.js';
 export { defaultStore, memoryStore, DEFAULT_PARAMETERS, PRESETS, SammyConfigError } from 'sammy-pacing-core';
-export type { InitialThroughputStore, MediaKind, Phase, SammyDecision, SammyEvents, SammyMode, SammyParameters, SegmentSample } from 'sammy-pacing-core';
+export type {
+  InitialThroughputStore,
+  MediaKind,
+  Phase,
+  SammyDecision,
+  SammyEvents,
+  SammyMode,
+  SammyParameters,
+  SegmentSample,
+} from 'sammy-pacing-core';
 export type { CmcdMode } from 'sammy-pacing-protocol';

@@ -13,14 +13,16 @@ export function createLadder() {
     top,
     reset: () => void (top.video = top.audio = 0), // a new load: the tops start afresh
     set(variants: readonly Variant[]) {
-      for (const v of variants) for (const kind of kinds) {
-        const stream = v[kind], other = v[kind === 'video' ? 'audio' : 'video'];
-        if (!stream) continue;
-        // Without a bandwidth of its own (HLS), what its variant leaves for it: all for video or audio alone, none for audio beside video.
-        const k = (stream.bandwidth || (kind === 'audio' && other ? 0 : Math.max(0, v.bandwidth - (other?.bandwidth ?? 0)))) / 1000;
-        kbps.set(stream, k);
-        top[kind] = Math.max(top[kind], k);
-      }
+      for (const v of variants)
+        for (const kind of kinds) {
+          const stream = v[kind],
+            other = v[kind === 'video' ? 'audio' : 'video'];
+          if (!stream) continue;
+          // Without a bandwidth of its own (HLS), what its variant leaves for it: all for video or audio alone, none for audio beside video.
+          const k = (stream.bandwidth || (kind === 'audio' && other ? 0 : Math.max(0, v.bandwidth - (other?.bandwidth ?? 0)))) / 1000;
+          kbps.set(stream, k);
+          top[kind] = Math.max(top[kind], k);
+        }
       // So that top video + top audio, the pace base, covers every variant's bandwidth: what Shaka's ABR holds its estimate to.
       for (const v of variants) if (v.video) top.video = Math.max(top.video, v.bandwidth / 1000 - top.audio);
     },

@@ -8,11 +8,20 @@ import type { PlayerLike, Request, RequestContext, Response } from './shaka.js';
 const SEGMENT = 1; // shaka.net.NetworkingEngine's RequestType.SEGMENT and AdvancedRequestType.MEDIA_SEGMENT
 
 /** `onSwitchPoint`: Shaka holds a segment of the main type (video; audio without video) and allows a switch after it (`appending`). */
-export function createFilters(player: PlayerLike, kit: AdapterKit, ladder: Ladder, onSwitchPoint: (appending: Appending | undefined) => void) {
+export function createFilters(
+  player: PlayerLike,
+  kit: AdapterKit,
+  ladder: Ladder,
+  onSwitchPoint: (appending: Appending | undefined) => void,
+) {
   const request = (type: number, req: Request, context?: RequestContext): void => {
-    const stream = context?.stream, kind = stream?.type;
+    const stream = context?.stream,
+      kind = stream?.type;
     const carrier = { url: req.uris[0] ?? '', headers: req.headers };
-    const media = () => (type === SEGMENT && context?.type === SEGMENT && stream && isMediaKind(kind) ? { mediaType: kind, bitrateKbps: ladder.of(stream), ladderTopKbps: ladder.top, bufferLevelSeconds: buffersAhead(player) } : undefined);
+    const media = () =>
+      type === SEGMENT && context?.type === SEGMENT && stream && isMediaKind(kind)
+        ? { mediaType: kind, bitrateKbps: ladder.of(stream), ladderTopKbps: ladder.top, bufferLevelSeconds: buffersAhead(player) }
+        : undefined;
     const decision = kit.send(carrier, media, req);
     // Every alternative URI carries the same payload (Shaka's CMCD writes them all).
     req.uris = req.uris.map((url, i) => (i ? writeRtp({ url, headers: {} }, decision?.paceRateKbps, kit.cmcdMode()).url : carrier.url));

@@ -9,4 +9,13 @@ export type Request = shaka.extern.Request;
 export type RequestContext = shaka.extern.RequestContext;
 export type Response = shaka.extern.Response;
 /** What the adapter calls on a `shaka.Player`: a `Pick`, so a player from any of Shaka's builds fits. */
-export type PlayerLike = Pick<shaka.Player, 'getNetworkingEngine' | 'configure' | 'getConfiguration' | 'getBufferedInfo' | 'getMediaElement' | 'addEventListener' | 'removeEventListener'>;
+export type PlayerLike = Pick<
+  shaka.Player,
+  | 'getNetworkingEngine'
+  | 'configure'
+  | 'getConfiguration'
+  | 'getBufferedInfo'
+  | 'getMediaElement'
+  | 'addEventListener'
+  | 'removeEventListener'
+>;

@@ -52,7 +52,14 @@ describe('attach(player)', () => {
     expect(rtp % 100).toBe(0);
     expect(rtp).toBeGreaterThanOrEqual(2.8 * (TOP_KBPS + AUDIO_KBPS) - 50);
     expect(rtp).toBeLessThanOrEqual(3.2 * (TOP_KBPS + AUDIO_KBPS) + 50);
-    expect(ctx.decisions.at(-1)).toMatchObject({ phase: 'playing', bitrateKbps: TOP_KBPS, topVideoBitrateKbps: TOP_KBPS, paceBaseKbps: TOP_KBPS + AUDIO_KBPS, paceBufferLevelSeconds: 5, bufferTargetSeconds: 10 });
+    expect(ctx.decisions.at(-1)).toMatchObject({
+      phase: 'playing',
+      bitrateKbps: TOP_KBPS,
+      topVideoBitrateKbps: TOP_KBPS,
+      paceBaseKbps: TOP_KBPS + AUDIO_KBPS,
+      paceBufferLevelSeconds: 5,
+      bufferTargetSeconds: 10,
+    });
     expect(ctx.decisions.at(-1)!.url).not.toContain('CMCD');
     expect(new URL(sent.uri).searchParams.getAll('CMCD')).toHaveLength(1);
   });
@@ -98,7 +105,14 @@ describe('attach(player)', () => {
   it('feeds each finished media download back as a sample; unpaced initial-phase video samples fill the history', async () => {
     ctx.load();
     await ctx.request('video', { bytes: 2_000_000, timeMs: 400 });
-    expect(ctx.samples.at(-1)).toMatchObject({ mediaType: 'video', bytes: 2_000_000, durationMs: 400, throughputKbps: 40_000, phase: 'initial', paceRateKbps: undefined });
+    expect(ctx.samples.at(-1)).toMatchObject({
+      mediaType: 'video',
+      bytes: 2_000_000,
+      durationMs: 400,
+      throughputKbps: 40_000,
+      phase: 'initial',
+      paceRateKbps: undefined,
+    });
     expect(ctx.history.load()).toEqual([40_000]);
     ctx.play();
     await ctx.request('video', { bytes: 2_000_000, timeMs: 1000 });

@@ -52,7 +52,10 @@ describe('pace-only mode', () => {
     for (let i = 0; i < 10; i++) abr.segmentDownloaded(1000, 250_000, true);
     expect(abr.getBandwidthEstimate()).toBeCloseTo(2_000_000, -4);
     abr.stop();
-    abr.init(() => {}, () => {});
+    abr.init(
+      () => {},
+      () => {},
+    );
     expect(abr.getBandwidthEstimate()).toBeCloseTo(20_000_000, -4);
   });
 
@@ -66,7 +69,10 @@ describe('pace-only mode', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(SammyConfigError);
-    expect(error).toMatchObject({ parameter: 'c1', shortfall: { minimum: 1.11, rule: "under Shaka's SimpleAbrManager (abr.bandwidthDowngradeTarget 0.95)" } });
+    expect(error).toMatchObject({
+      parameter: 'c1',
+      shortfall: { minimum: 1.11, rule: "under Shaka's SimpleAbrManager (abr.bandwidthDowngradeTarget 0.95)" },
+    });
     expect((error as Error).message).toMatch(/c1 = 1.1 cannot sustain the top rung under Shaka's SimpleAbrManager/);
     expect(ctx.sammy.parameters.c1).toBe(1.11);
     await expect(setup({ mode: paceOnly, c0: 1.05 })).rejects.toThrow(SammyConfigError);
@@ -76,7 +82,9 @@ describe('pace-only mode', () => {
     expect(shakaAbrRequirements({ bandwidthDowngradeTarget: 0.5 }, 10).requirements[0]!.throughputMultiple).toBe(2);
     expect(shakaAbrRequirements(undefined, 10).safetyFactor).toBe(SHAKA_ABR_DEFAULTS.bandwidthDowngradeTarget);
     // 1 / (0.3 × 0.95) = 3.51 > c0 = 3.2, c1 = 2.8.
-    await expect(setup({ mode: paceOnly }, { abr: { bandwidthDowngradeTarget: 0.3 } })).rejects.toThrow(/c[01] = (3.2|2.8) cannot sustain the top rung under Shaka's SimpleAbrManager \(abr.bandwidthDowngradeTarget 0.3\).* must be at least 3.51/);
+    await expect(setup({ mode: paceOnly }, { abr: { bandwidthDowngradeTarget: 0.3 } })).rejects.toThrow(
+      /c[01] = (3.2|2.8) cannot sustain the top rung under Shaka's SimpleAbrManager \(abr.bandwidthDowngradeTarget 0.3\).* must be at least 3.51/,
+    );
     const ctx = await setup({ mode: paceOnly }, { abr: { bandwidthDowngradeTarget: 0.5 } });
     expect(() => ctx.sammy.update({ c1: 2.1 })).toThrow(SammyConfigError);
     ctx.sammy.update({ c1: 2.11 });

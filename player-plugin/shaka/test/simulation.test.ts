@@ -70,7 +70,10 @@ describe('every accepted configuration holds the top rung; what is refused could
   }
 
   it('Shaka counts each response’s latency as download time: at the bare minimum 40 ms per request costs the top rung (one rung, no spiral); the defaults hold it at 200 ms', async () => {
-    const bare = await runLoop({ mode: paceOnly, c0: PACE_ONLY_MIN, c1: PACE_ONLY_MIN }, { ...LOOP_DEFAULTS, linkKbps: 20 * TOP, latencyMs: 40 });
+    const bare = await runLoop(
+      { mode: paceOnly, c0: PACE_ONLY_MIN, c1: PACE_ONLY_MIN },
+      { ...LOOP_DEFAULTS, linkKbps: 20 * TOP, latencyMs: 40 },
+    );
     expect(bare.stalls).toBe(0);
     expect(bare.video.slice(-10), `video bitrates ${bare.video.join(' ')}`).toEqual(Array(10).fill(3000));
     const defaults = await runLoop({ mode: paceOnly }, { ...LOOP_DEFAULTS, linkKbps: 20 * TOP, latencyMs: 200 });
@@ -82,6 +85,9 @@ describe('every accepted configuration holds the top rung; what is refused could
     await expect(runLoop({ mode: paceOnly, c1: 1.1 }, { ...LOOP_DEFAULTS, linkKbps: 20 * TOP })).rejects.toThrow(SammyConfigError);
     // What such a pace does: every playing-phase response at 1.05 × the pace base.
     const { video } = await runLoop({ mode: paceOnly }, { ...LOOP_DEFAULTS, linkKbps: 20 * TOP, serverPaceMultiple: 1.05 });
-    expect(video.slice(-10).every((b) => b < TOP), `video bitrates ${video.join(' ')}`).toBe(true);
+    expect(
+      video.slice(-10).every((b) => b < TOP),
+      `video bitrates ${video.join(' ')}`,
+    ).toBe(true);
   });
 });

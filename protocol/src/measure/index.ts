@@ -5,4 +5,10 @@
  */
 export { quantile, median, mean, relativeChange } from './statistics.js';
 export { StallLog, closeStalls, totalStallTime, type Stall, type StallInterval } from './stall-log.js';
-export { hasPacingReport, readResourceReport, latestResourceEntry, type ResourceTimingLike, type ResourceReport } from './resource-timing.js';
+export {
+  hasPacingReport,
+  readResourceReport,
+  latestResourceEntry,
+  type ResourceTimingLike,
+  type ResourceReport,
+} from './resource-timing.js';

@@ -14,16 +14,39 @@ function serverTiming(header: string): ServerTimingEntry[] {
 const ORIGIN = 1_763_000_000_000;
 
 function entry(over: Partial<ResourceTimingLike>): ResourceTimingLike {
-  return { name: 'http://o/media/seg-v1-00001.m4s', startTime: 100, requestStart: 110, responseStart: 130, responseEnd: 400, encodedBodySize: 250_000, serverTiming: [], ...over };
+  return {
+    name: 'http://o/media/seg-v1-00001.m4s',
+    startTime: 100,
+    requestStart: 110,
+    responseStart: 130,
+    responseEnd: 400,
+    encodedBodySize: 250_000,
+    serverTiming: [],
+    ...over,
+  };
 }
 
 describe('reading a response report from Resource Timing', () => {
-  const header = formatServerTiming({ requestedRtpKbps: 15_000, appliedPaceKbps: 15_000, mechanism: 'kernel', rttMs: 0.2, deliveryRateKbps: 14_876.5, retransmits: 3, congestionControl: 'cubic' });
+  const header = formatServerTiming({
+    requestedRtpKbps: 15_000,
+    appliedPaceKbps: 15_000,
+    mechanism: 'kernel',
+    rttMs: 0.2,
+    deliveryRateKbps: 14_876.5,
+    retransmits: 3,
+    congestionControl: 'cubic',
+  });
 
   it('gives the same report as the header, with wall-clock times', () => {
     const r = readResourceReport(entry({ serverTiming: serverTiming(header) }), ORIGIN);
     expect(r.report).toEqual(parseServerTiming(header));
-    expect(r).toMatchObject({ url: 'http://o/media/seg-v1-00001.m4s', requestedAt: ORIGIN + 110, respondedAt: ORIGIN + 130, finishedAt: ORIGIN + 400, bytes: 250_000 });
+    expect(r).toMatchObject({
+      url: 'http://o/media/seg-v1-00001.m4s',
+      requestedAt: ORIGIN + 110,
+      respondedAt: ORIGIN + 130,
+      finishedAt: ORIGIN + 400,
+      bytes: 250_000,
+    });
   });
 
   it('falls back to the fetch start when the browser hides request details', () => {

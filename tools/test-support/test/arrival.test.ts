@@ -3,10 +3,26 @@ import { burstsOf, seededRandom } from '../src/arrival.js';
 
 describe('burstsOf', () => {
   it('sums reads less than the gap apart into one burst', () => {
-    expect(burstsOf([[0, 10], [0.5, 20], [2, 5], [2.9, 5], [10, 1]])).toEqual([30, 10, 1]);
+    expect(
+      burstsOf([
+        [0, 10],
+        [0.5, 20],
+        [2, 5],
+        [2.9, 5],
+        [10, 1],
+      ]),
+    ).toEqual([30, 10, 1]);
   });
   it('uses the gap it is given and ignores empty logs', () => {
-    expect(burstsOf([[0, 1], [3, 1]], 5)).toEqual([2]);
+    expect(
+      burstsOf(
+        [
+          [0, 1],
+          [3, 1],
+        ],
+        5,
+      ),
+    ).toEqual([2]);
     expect(burstsOf([])).toEqual([]);
   });
 });

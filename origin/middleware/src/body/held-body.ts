@@ -158,7 +158,10 @@ export class HeldBody {
       }
     }
     if (this.#queue.length > 0) {
-      this.#timer = setTimeout(() => this.#pump(), Math.max(1, this.#policy.waitMs(Math.min(this.#queue[0]!.data.length, minimumBytes), allowed)));
+      this.#timer = setTimeout(
+        () => this.#pump(),
+        Math.max(1, this.#policy.waitMs(Math.min(this.#queue[0]!.data.length, minimumBytes), allowed)),
+      );
       return;
     }
     if (this.#ending) {

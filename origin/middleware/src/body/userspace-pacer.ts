@@ -36,7 +36,11 @@ export function kernelHandOff(paceKbps: number, info: TcpInfo | undefined, acks:
   if (info?.dataSegsOut === undefined) return undefined;
   const unpacedLeadBytes = Math.max(0, KERNEL_UNPACED_SEGMENTS - info.dataSegsOut) * info.sndMss;
   if (unpacedLeadBytes <= MIN_UNPACED_LEAD_BYTES) return undefined;
-  return tokenBucket(paceKbps, Math.max(1, info.sndMss), () => (acks.dataSegmentsOut() ?? KERNEL_UNPACED_SEGMENTS) >= KERNEL_UNPACED_SEGMENTS);
+  return tokenBucket(
+    paceKbps,
+    Math.max(1, info.sndMss),
+    () => (acks.dataSegmentsOut() ?? KERNEL_UNPACED_SEGMENTS) >= KERNEL_UNPACED_SEGMENTS,
+  );
 }
 
 function tokenBucket(paceKbps: number, burstBytes: number, done?: () => boolean): ReleasePolicy {

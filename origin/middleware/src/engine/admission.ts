@@ -74,7 +74,13 @@ export class Admission {
       unpacedReason: pace.paceKbps === undefined ? request.unpacedReason : undefined,
       rtpClamp: pace.paceKbps !== undefined && pace.paceKbps === request.plannedPaceKbps ? request.rtpClamp : undefined,
     });
-    const applied = { appliedPaceKbps: pace.paceKbps, mechanism, congestionControl, paceReason: pace.sharedConnection?.reason, retransmitsBefore: tcp?.retransmits };
+    const applied = {
+      appliedPaceKbps: pace.paceKbps,
+      mechanism,
+      congestionControl,
+      paceReason: pace.sharedConnection?.reason,
+      retransmitsBefore: tcp?.retransmits,
+    };
     response.admitted(applied, this.#hold(acks, pace, mechanism, info));
     return info;
   }

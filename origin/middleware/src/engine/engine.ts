@@ -45,7 +45,9 @@ export class PacingEngine {
   deliver(req: IncomingMessage, res: ServerResponse, request: PaceRequest, next: () => void): void {
     const session = (req as unknown as Http2ServerRequest).stream?.session;
     const shared = req.httpVersionMajor === 2 && session !== undefined;
-    const connection = shared ? this.#connection(this.#sessions, session, Http2Connection) : this.#connection(this.#sockets, req.socket, Http1Connection);
+    const connection = shared
+      ? this.#connection(this.#sessions, session, Http2Connection)
+      : this.#connection(this.#sockets, req.socket, Http1Connection);
     this.#active++;
     const response = new PacedResponse(req, res, request, {
       connectionId: connection.id,
@@ -69,7 +71,13 @@ export class PacingEngine {
   #connection<K extends object>(
     connections: WeakMap<K, PacedConnection>,
     key: K,
-    Connection: new (id: number, key: K, admission: Admission, settings: EngineSettings, onIdle: (c: PacedConnection) => void) => PacedConnection,
+    Connection: new (
+      id: number,
+      key: K,
+      admission: Admission,
+      settings: EngineSettings,
+      onIdle: (c: PacedConnection) => void,
+    ) => PacedConnection,
   ): PacedConnection {
     let connection = connections.get(key);
     if (!connection) {

@@ -4,7 +4,14 @@
  * write wrapper, and its delivery record, built here once from what its connection measured.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CmcdObjectType, ConnectionPaceReason, DeliveryEndReason, PacingMechanism, RtpClamp, UnpacedReason } from 'sammy-pacing-protocol';
+import type {
+  CmcdObjectType,
+  ConnectionPaceReason,
+  DeliveryEndReason,
+  PacingMechanism,
+  RtpClamp,
+  UnpacedReason,
+} from 'sammy-pacing-protocol';
 import type { NewDeliveryRecord } from '../records/log.js';
 import type { ReleasePolicy } from '../body/held-body.js';
 import { ResponseWrites } from '../body/writes.js';

@@ -307,7 +307,7 @@ export class Http2Connection implements PacedConnection {
     const { acked } = acks;
     if (acked === undefined) {
       // No TCP_INFO (not Linux): a finished response was handed to the OS in full, receipt unknown.
-      for (const d of this.#streams) if (d.finished) this.#streams.delete(d), d.end('sent', d.bytes, false, undefined);
+      for (const d of this.#streams) if (d.finished) (this.#streams.delete(d), d.end('sent', d.bytes, false, undefined));
       return;
     }
     const sessionBuffered = this.#sessionBuffered();

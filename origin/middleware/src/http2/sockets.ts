@@ -22,7 +22,9 @@ const DESTROYED_GRACE_MS = 2000;
 /** Starts the sweep on `server`; it stops when the server closes. Returns a function that stops it. */
 export function releaseHttp2Sockets(server: Http2SecureServer | Http2Server): () => void {
   if (typeof (server as Partial<Http2Server> | null)?.on !== 'function') {
-    throw new TypeError(`releaseHttp2Sockets: server must be a node:http2 server (createSecureServer, createServer), got ${describeValue(server)}`);
+    throw new TypeError(
+      `releaseHttp2Sockets: server must be a node:http2 server (createSecureServer, createServer), got ${describeValue(server)}`,
+    );
   }
   const accepted = new Map<string, Socket>();
   const sessions = new Map<Http2Session, { socket: Socket; conn: ConnectionSocket; destroyedAt?: number }>();

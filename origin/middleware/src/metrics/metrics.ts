@@ -30,7 +30,8 @@ export interface SammyMetricsOptions {
 /** `SammyMetricsOptions`, one check each (a registry's origin is checked once prom-client is loaded). */
 export const METRICS_OPTION_CHECKS: OptionChecks<SammyMetricsOptions> = {
   registry: (value, name) => {
-    if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be a prom-client Registry, got ${describeValue(value)}`);
+    if (typeof value !== 'object' || value === null)
+      throw new TypeError(`${name} must be a prom-client Registry, got ${describeValue(value)}`);
   },
 };
 
@@ -52,7 +53,9 @@ function loadPromClient(): typeof PromClient {
     return createRequire(import.meta.url)('prom-client') as typeof PromClient;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-    throw new Error('sammyPacing: metrics need the prom-client package (an optional peer dependency): npm install prom-client', { cause: err });
+    throw new Error('sammyPacing: metrics need the prom-client package (an optional peer dependency): npm install prom-client', {
+      cause: err,
+    });
   }
 }
 
@@ -106,7 +109,11 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
       'end_reason',
       'http_version',
     );
-    this.#bytes = counter('sammy_response_bytes_total', 'Body bytes the clients acknowledged, by pacing mechanism (bytes paced: mechanism kernel or userspace).', 'mechanism');
+    this.#bytes = counter(
+      'sammy_response_bytes_total',
+      'Body bytes the clients acknowledged, by pacing mechanism (bytes paced: mechanism kernel or userspace).',
+      'mechanism',
+    );
     this.#unpaced = counter(
       'sammy_unpaced_responses_total',
       'Responses served unpaced, by reason (rtp_absent, rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated, pacing_off).',
@@ -117,8 +124,16 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
       'Requests whose CMCD rtp could not be used, by reason (rtp_not_a_number, rtp_not_positive, cmcd_malformed, cmcd_too_large, cmcd_repeated).',
       'reason',
     );
-    this.#clamped = counter('sammy_rtp_clamped_total', 'Requests whose rtp was clamped into the pace bounds (below_floor, above_ceiling).', 'clamp');
-    this.#requested = histogram('sammy_requested_rtp_bytes_per_second', 'The rtp requests asked for (CMCD rtp kbps x 125), bytes per second.', paceBuckets);
+    this.#clamped = counter(
+      'sammy_rtp_clamped_total',
+      'Requests whose rtp was clamped into the pace bounds (below_floor, above_ceiling).',
+      'clamp',
+    );
+    this.#requested = histogram(
+      'sammy_requested_rtp_bytes_per_second',
+      'The rtp requests asked for (CMCD rtp kbps x 125), bytes per second.',
+      paceBuckets,
+    );
     this.#applied = histogram(
       'sammy_applied_pace_bytes_per_second',
       'The pace applied to paced responses (their connection pace), bytes per second.',
@@ -131,7 +146,11 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
       RATIO_BUCKETS,
       'mechanism',
     );
-    this.#activeResponses = shared(prom.Gauge, { name: 'sammy_paced_responses_active', help: 'Paced responses being delivered.', registers });
+    this.#activeResponses = shared(prom.Gauge, {
+      name: 'sammy_paced_responses_active',
+      help: 'Paced responses being delivered.',
+      registers,
+    });
     this.#activeConnections = shared(prom.Gauge, {
       name: 'sammy_paced_connections_active',
       help: 'Connections (HTTP/1.1 sockets, HTTP/2 sessions) with a paced response being delivered.',
@@ -181,7 +200,12 @@ export class PacingMetrics implements DeliveryObserver, SammyMetrics {
     this.#responses.inc({ mechanism, end_reason: record.endReason, http_version: record.httpVersion ?? 'unknown' });
     this.#bytes.inc({ mechanism }, record.bytes);
     if (record.endReason === 'stalled') this.#progressTimeouts.inc({ http_version: record.httpVersion ?? 'unknown' });
-    if (record.endReason === 'delivered' && appliedPaceKbps !== undefined && achievedKbps !== undefined && record.bytes >= MIN_RATIO_BYTES) {
+    if (
+      record.endReason === 'delivered' &&
+      appliedPaceKbps !== undefined &&
+      achievedKbps !== undefined &&
+      record.bytes >= MIN_RATIO_BYTES
+    ) {
       this.#ratio.observe({ mechanism }, achievedKbps / appliedPaceKbps);
     }
     const connection = record.id === undefined ? undefined : this.#paced.get(record.id);

@@ -188,9 +188,16 @@ class Subscriber implements RecordSubscriberState {
 type SubscriberLimits = Subscriber['limits'];
 
 /** The options checked once: how many may subscribe, and each subscriber's limits. */
-function resolveRecordsOptions(options: SammyRecordsOptions): { maxSubscribers: number; maxSubscribersPerClient: number; limits: SubscriberLimits } {
+function resolveRecordsOptions(options: SammyRecordsOptions): {
+  maxSubscribers: number;
+  maxSubscribersPerClient: number;
+  limits: SubscriberLimits;
+} {
   const maxSubscribers = positive('maxSubscribers', options.maxSubscribers ?? DEFAULT_MAX_RECORD_SUBSCRIBERS);
-  const maxSubscribersPerClient = positive('maxSubscribersPerClient', options.maxSubscribersPerClient ?? DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT);
+  const maxSubscribersPerClient = positive(
+    'maxSubscribersPerClient',
+    options.maxSubscribersPerClient ?? DEFAULT_MAX_RECORD_SUBSCRIBERS_PER_CLIENT,
+  );
   const limits = {
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES),
     stalledTimeoutMs: options.stalledTimeoutMs ?? DEFAULT_STALLED_TIMEOUT_MS,
@@ -285,7 +292,11 @@ class RecordStreams {
   }
 
   states(): RecordSubscriberState[] {
-    return [...this.#subscribers].map((s) => ({ queuedBytes: s.queuedBytes, pendingSkipped: s.pendingSkipped, totalSkipped: s.totalSkipped }));
+    return [...this.#subscribers].map((s) => ({
+      queuedBytes: s.queuedBytes,
+      pendingSkipped: s.pendingSkipped,
+      totalSkipped: s.totalSkipped,
+    }));
   }
 
   close(): void {
@@ -294,7 +305,8 @@ class RecordStreams {
 }
 
 export function sammyRecords(log: DeliveryRecordLog, input: SammyRecordsOptions = {}): SammyRecordsHandler {
-  if (!(log instanceof DeliveryRecordLog)) throw new TypeError(`sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got ${describeValue(log)}`);
+  if (!(log instanceof DeliveryRecordLog))
+    throw new TypeError(`sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got ${describeValue(log)}`);
   const options = checkOptions('sammyRecords', input, RECORDS_OPTION_CHECKS);
   const { maxSubscribers, maxSubscribersPerClient, limits } = resolveRecordsOptions(options);
   const hostAllowed = hostCheck(options.allowedHosts);
@@ -305,7 +317,7 @@ export function sammyRecords(log: DeliveryRecordLog, input: SammyRecordsOptions 
     if (path !== RECORDS_PATH && path !== RECORD_EVENTS_PATH) return next();
     if (!hostAllowed(req)) {
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end('delivery records are served only under this server\'s own host names\n');
+      res.end("delivery records are served only under this server's own host names\n");
       return;
     }
     if (path === RECORD_EVENTS_PATH) return streams.open(req, res);

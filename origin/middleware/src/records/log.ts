@@ -40,9 +40,7 @@ export class DeliveryRecordLog {
 
   /** Records oldest first. */
   list(): DeliveryRecord[] {
-    return this.#ring.length < this.#capacity
-      ? [...this.#ring]
-      : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
+    return this.#ring.length < this.#capacity ? [...this.#ring] : [...this.#ring.slice(this.#next), ...this.#ring.slice(0, this.#next)];
   }
 
   /** Calls `listener` for each new record until the returned function is called. */

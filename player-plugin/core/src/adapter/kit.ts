@@ -18,7 +18,9 @@ type AdapterOptionKey = (typeof ADAPTER_OPTIONS)[number];
 type OwnKeysListed<T extends true> = T;
 type ListedOnce = OwnKeysListed<
   [AdapterOptionKey] extends [Exclude<keyof AdapterOptions<unknown>, keyof SammyParameters>]
-    ? [Exclude<keyof AdapterOptions<unknown>, keyof SammyParameters>] extends [AdapterOptionKey] ? true : false
+    ? [Exclude<keyof AdapterOptions<unknown>, keyof SammyParameters>] extends [AdapterOptionKey]
+      ? true
+      : false
     : false
 >;
 
@@ -57,7 +59,8 @@ export interface MediaRequest {
 function trackStates({ mediaType, ladderTopKbps, bufferLevelSeconds }: MediaRequest): Partial<Record<MediaKind, TrackState>> {
   const tracks: Partial<Record<MediaKind, TrackState>> = {};
   for (const kind of ['video', 'audio'] as const) {
-    if (ladderTopKbps[kind] > 0 || kind === mediaType) tracks[kind] = { ladderTopKbps: ladderTopKbps[kind], bufferLevelSeconds: bufferLevelSeconds[kind] };
+    if (ladderTopKbps[kind] > 0 || kind === mediaType)
+      tracks[kind] = { ladderTopKbps: ladderTopKbps[kind], bufferLevelSeconds: bufferLevelSeconds[kind] };
   }
   return tracks;
 }
@@ -105,7 +108,10 @@ export interface AdapterKit {
   controller(hooks: ControllerHooks): AdapterController;
 }
 
-export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<Settings>>, player: PlayerDescription<Settings>): AdapterKit {
+export function createAdapterKit<Settings>(
+  options: AdapterOptions<PaceOnlyMode<Settings>>,
+  player: PlayerDescription<Settings>,
+): AdapterKit {
   const { mode, enabled, cmcdMode: requestedCmcdMode, bufferTargetSeconds, initialHistory, ...parameters } = options;
   const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
@@ -115,7 +121,10 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
   const start = player.startKbps?.();
   const session = createSession({
     // (An undefined override keeps the default; the compiler checks every adapter option was taken out above.)
-    parameters: { initialVideoBitrateKbps: start, ...(parameters satisfies Partial<SammyParameters> & { [K in AdapterOptionKey]?: never }) },
+    parameters: {
+      initialVideoBitrateKbps: start,
+      ...(parameters satisfies Partial<SammyParameters> & { [K in AdapterOptionKey]?: never }),
+    },
     enabled,
     initialHistory,
     playerAbr: playerAbr(),
@@ -132,7 +141,8 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
     picks: () => attached && !paceOnly && session.enabled,
     cmcdMode: () => cmcdMode,
     startKbps() {
-      if (attached && session.enabled && (paceOnly ? session.hasHistory : player.firstPickFromStart)) return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
+      if (attached && session.enabled && (paceOnly ? session.hasHistory : player.firstPickFromStart))
+        return session.startBitrateKbps() / (player.startDiscount?.() ?? 1);
     },
     send(carrier, media, key) {
       let decision: SammyDecision | undefined;
@@ -140,7 +150,13 @@ export function createAdapterKit<Settings>(options: AdapterOptions<PaceOnlyMode<
         const request = media();
         if (request) {
           const { mediaType, bitrateKbps } = request;
-          decision = session.decide({ mediaType, bitrateKbps, tracks: trackStates(request), url: withoutCmcd(carrier.url), bufferTargetSeconds: targetSeconds() });
+          decision = session.decide({
+            mediaType,
+            bitrateKbps,
+            tracks: trackStates(request),
+            url: withoutCmcd(carrier.url),
+            bufferTargetSeconds: targetSeconds(),
+          });
         }
         Object.assign(carrier, writeRtp({ url: carrier.url, headers: carrier.headers ?? {} }, decision?.paceRateKbps, cmcdMode));
       } catch (error) {

@@ -72,7 +72,13 @@ export function minimumThroughputKbps(bitrateKbps: number, bufferLevelSeconds: n
  * without a declared segment duration is the playhead's own). Without a
  * refetch the step up's first segment adds more than it takes (x > r): the buffer as it is.
  */
-export function bufferAfterStepUp(bufferLevelSeconds: number, r: number, x: number, segmentSeconds: number, stepUpRefetchSeconds: number | undefined): number {
+export function bufferAfterStepUp(
+  bufferLevelSeconds: number,
+  r: number,
+  x: number,
+  segmentSeconds: number,
+  stepUpRefetchSeconds: number | undefined,
+): number {
   if (stepUpRefetchSeconds === undefined || !(segmentSeconds > 0) || bufferLevelSeconds < stepUpRefetchSeconds) return bufferLevelSeconds;
   const refetched = Math.ceil(bufferLevelSeconds / segmentSeconds - 1e-9) * segmentSeconds;
   return bufferLevelSeconds - (refetched * r) / x;
@@ -116,6 +122,7 @@ export function selectBitrateKbps(input: BitrateChoiceInput): number {
   };
   let chosen = lowest;
   // Without an estimate (no current rung to hold to), the fallback alone.
-  for (const r of ladder) if (r <= limit && guard(r, bufferLevelSeconds) && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
+  for (const r of ladder)
+    if (r <= limit && guard(r, bufferLevelSeconds) && (!estimated || r <= (input.currentBitrateKbps ?? r) || canStepUp(r))) chosen = r;
   return chosen;
 }

@@ -58,7 +58,11 @@ export const SHALLOW_BUFFER_SECONDS = 8;
 export function decideBitrate(input: BitrateDecisionInput): BitrateChoice {
   const { phase, mediaType, bufferLevelSeconds, sessionEstimateKbps: session, linkThroughputKbps: link } = input;
   const initial = phase === 'initial';
-  const estimateKbps = initial ? input.initialEstimateKbps : bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session! ? link : session;
+  const estimateKbps = initial
+    ? input.initialEstimateKbps
+    : bufferLevelSeconds < SHALLOW_BUFFER_SECONDS && link! < session!
+      ? link
+      : session;
   // β, the look-ahead and the step-up factor from the parameters; ladder, buffer and current rung from the input.
   const bitrateKbps = selectBitrateKbps({
     ...input.parameters,
@@ -102,8 +106,15 @@ export function schedulePaceKbps(phase: Phase, input: PaceRateInput): number | u
  * (hold.ts), lifted to a refetch's rate, or at the link. The one pace formula: the session runs
  * it through probe.ts's `paceRequest`, and `decidePace` (the decision bench) through this.
  */
-export function requestPaceKbps(scheduleKbps: number | undefined, hold: HoldLimits | undefined, refetchKbps = 0, atLink?: boolean): number | undefined {
-  return scheduleKbps === undefined ? undefined : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
+export function requestPaceKbps(
+  scheduleKbps: number | undefined,
+  hold: HoldLimits | undefined,
+  refetchKbps = 0,
+  atLink?: boolean,
+): number | undefined {
+  return scheduleKbps === undefined
+    ? undefined
+    : roundRtpKbps(atLink ? refetchKbps : Math.max(hold ? heldPaceKbps(scheduleKbps, hold) : scheduleKbps, refetchKbps));
 }
 
 /** The `rtp` for a request (kbps, rounded to 100), or undefined: nothing is paced in the initial phase. */

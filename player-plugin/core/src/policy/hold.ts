@@ -61,9 +61,15 @@ export function holdLimits(input: {
   const capKbps = ((shallow && linkShare ? 1 : linkShare || p.capacityShare) * capacityKbps) / (1 - p.overhead);
   // The fill cap: every request, probes too, wherever the cap carries the rule's need with a margin on a steady
   // link; only where requests are held at all (probeInterval > 1: Sammy's own rule, never pace-only mode's).
-  const fill = !linkShare && p.probeInterval > 1 && input.steady && p.capacityShare * capacityKbps >= FILL_MARGIN * Math.max(need, p.stepUpFactor) * input.paceBaseKbps!;
+  const fill =
+    !linkShare &&
+    p.probeInterval > 1 &&
+    input.steady &&
+    p.capacityShare * capacityKbps >= FILL_MARGIN * Math.max(need, p.stepUpFactor) * input.paceBaseKbps!;
   // (The fill cap is above every floor where it applies.)
-  return fill || !(input.probe || (shallow && !linkShare)) ? { capKbps, floorKbps: fill || linkShare ? 0 : (need * fetchedBaseKbps) / (1 - p.overhead) } : undefined;
+  return fill || !(input.probe || (shallow && !linkShare))
+    ? { capKbps, floorKbps: fill || linkShare ? 0 : (need * fetchedBaseKbps) / (1 - p.overhead) }
+    : undefined;
 }
 
 /**

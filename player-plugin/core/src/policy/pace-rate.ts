@@ -28,7 +28,9 @@ export function paceMultiplier(fullness: number, c0: number, c1: number): number
 /** The pace rate for a request, kbps, unrounded. */
 export function paceRateKbps(input: PaceRateInput): number {
   const { c0, c1 } = input;
-  const multiplier = input.belowTop ? Math.max(c0, c1) : paceMultiplier(bufferFullness(input.bufferLevelSeconds, input.fullBufferSeconds), c0, c1);
+  const multiplier = input.belowTop
+    ? Math.max(c0, c1)
+    : paceMultiplier(bufferFullness(input.bufferLevelSeconds, input.fullBufferSeconds), c0, c1);
   return multiplier * input.paceBaseKbps;
 }
 

@@ -129,13 +129,22 @@ export function scheduleShortfalls(
   // The least multiplier that measures `need` after the overhead (a hair of slack for rounding).
   const least = (need: number) => need / (1 - p.overhead) - 1e-12;
   const add = (parameter: 'c0' | 'c1', minimum: number, need: number, level: number | undefined, where: string) =>
-    shortfalls.push({ parameter, value: p[parameter], bufferLevelSeconds: level, where, minimum: ceil2(minimum + 1e-12), need, requirement });
+    shortfalls.push({
+      parameter,
+      value: p[parameter],
+      bufferLevelSeconds: level,
+      where,
+      minimum: ceil2(minimum + 1e-12),
+      need,
+      requirement,
+    });
   const needAt = (b: number) => (multipleAt ? multipleAt(b) : throughputMultiple);
 
   if (at) {
     // The level is not known on the c0→c1 line: both ends must clear the need there.
     const need = at.bufferSeconds !== undefined ? needAt(at.bufferSeconds) : throughputMultiple;
-    for (const parameter of ['c0', 'c1'] as const) if (p[parameter] < least(need)) add(parameter, least(need), need, at.bufferSeconds, at.where);
+    for (const parameter of ['c0', 'c1'] as const)
+      if (p[parameter] < least(need)) add(parameter, least(need), need, at.bufferSeconds, at.where);
     return shortfalls;
   }
 
@@ -189,11 +198,22 @@ export function sammyRuleShortfalls(
   const full = fullBufferSeconds > 0 && fullBufferSeconds < Infinity ? fullBufferSeconds : 0;
   const shortfalls: PaceShortfall[] = [];
   // Without a full level the pace is c0 at every level.
-  for (const [parameter, level] of [['c0', 0], ['c1', full]] as const) {
+  for (const [parameter, level] of [
+    ['c0', 0],
+    ['c1', full],
+  ] as const) {
     const need = requirement.multipleAt!(level);
     const least = need / (1 - p.overhead);
     if (p[parameter] < least - 1e-12 && (level || parameter < 'c1')) {
-      shortfalls.push({ parameter, value: p[parameter], bufferLevelSeconds: level, where: level ? `at a full buffer (${full} s)` : 'at an empty buffer', minimum: ceil2(least), need, requirement });
+      shortfalls.push({
+        parameter,
+        value: p[parameter],
+        bufferLevelSeconds: level,
+        where: level ? `at a full buffer (${full} s)` : 'at an empty buffer',
+        minimum: ceil2(least),
+        need,
+        requirement,
+      });
     }
   }
   return shortfalls;
@@ -213,10 +233,19 @@ export function describeShortfall(s: PaceShortfall, overhead: number): string {
  * A pace-only entry's `PlayerAbr`: the player's requirements with the general check and the
  * paper's pace design filled in (only a pace-only entry imports this, so only it bundles them).
  */
-export function playerAbrOf(name: string, safetyFactor: number, requirements: readonly PaceRequirement[], bufferTargetSeconds: number): PlayerAbr {
+export function playerAbrOf(
+  name: string,
+  safetyFactor: number,
+  requirements: readonly PaceRequirement[],
+  bufferTargetSeconds: number,
+): PlayerAbr {
   const check: PlayerAbr['check'] = (p, ...rest) => {
     // A held segment keeps the floor of Sammy's own rule; a player's own ABR would go by its pace.
-    if ((p as Partial<SammyParameters>).probeInterval! > 1) throw new SammyConfigError('probeInterval', `Sammy: probeInterval must be 1 in pace-only mode: ${name}'s own ABR would measure the held segments`);
+    if ((p as Partial<SammyParameters>).probeInterval! > 1)
+      throw new SammyConfigError(
+        'probeInterval',
+        `Sammy: probeInterval must be 1 in pace-only mode: ${name}'s own ABR would measure the held segments`,
+      );
     return paceShortfalls(p, ...rest);
   };
   return { name, requirements, bufferTargetSeconds, safetyFactor, check, pace: PRESETS.paper };

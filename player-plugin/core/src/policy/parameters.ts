@@ -63,7 +63,11 @@ function requireInRange(p: SammyParameters, name: keyof typeof RANGES): void {
  * full at `fullBufferSeconds(bufferTargetSeconds)`), or in pace-only mode the player's own rules (`playerAbr`, held
  * to them with its `check`), each over the buffer levels where it acts.
  */
-function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, bufferTargetSeconds: number = DEFAULT_BUFFER_TARGET_SECONDS): Readonly<SammyParameters> {
+function validateParameters(
+  p: SammyParameters,
+  playerAbr?: PlayerAbr,
+  bufferTargetSeconds: number = DEFAULT_BUFFER_TARGET_SECONDS,
+): Readonly<SammyParameters> {
   for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) requireInRange(p, name);
   if (!['top', 'next-rung'].includes(p.paceBase)) throw new SammyConfigError('paceBase', "Sammy: paceBase must be 'top' or 'next-rung'");
   // The pace counts the buffer as full at fullBufferShare × the player's level, fullBufferMaxSeconds at most: the line c0 → c1 spans that.
@@ -71,7 +75,10 @@ function validateParameters(p: SammyParameters, playerAbr?: PlayerAbr, bufferTar
   // Pace-only mode's check also refuses probing (playerAbrOf), so a bundle without it carries neither.
   const shortfalls = playerAbr ? playerAbr.check(p, playerAbr.requirements, full) : sammyRuleShortfalls(p, full);
   // Report the strictest: the least value that clears every rule at once.
-  const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>((w, s) => (w === undefined || s.minimum > w.minimum ? s : w), undefined);
+  const worst = shortfalls.reduce<(typeof shortfalls)[number] | undefined>(
+    (w, s) => (w === undefined || s.minimum > w.minimum ? s : w),
+    undefined,
+  );
   if (worst) {
     throw new SammyConfigError(worst.parameter, describeShortfall(worst, p.overhead), {
       bufferLevelSeconds: worst.bufferLevelSeconds,

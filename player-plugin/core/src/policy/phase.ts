@@ -6,8 +6,7 @@ import type { Phase } from './types.js';
  * and the media time advancing.
  */
 export type PlaybackEvent =
-  | { type: 'load' | 'playing' | 'seeking' | 'seeked' | 'waiting' }
-  | { type: 'timeupdate'; mediaTimeSeconds: number };
+  { type: 'load' | 'playing' | 'seeking' | 'seeked' | 'waiting' } | { type: 'timeupdate'; mediaTimeSeconds: number };
 
 export interface PlaybackState {
   phase: Phase;
@@ -17,7 +16,11 @@ export interface PlaybackState {
   lastMediaTimeSeconds: number;
 }
 
-export const INITIAL_PLAYBACK_STATE: Readonly<PlaybackState> = Object.freeze({ phase: 'initial', seeking: false, lastMediaTimeSeconds: NaN });
+export const INITIAL_PLAYBACK_STATE: Readonly<PlaybackState> = Object.freeze({
+  phase: 'initial',
+  seeking: false,
+  lastMediaTimeSeconds: NaN,
+});
 
 /**
  * Initial phase from load until playback starts, and again after a seek or a stall until it

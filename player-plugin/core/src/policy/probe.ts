@@ -28,7 +28,14 @@ export interface ProbeState {
   readonly unheldLeft: number;
 }
 
-export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({ probeKbps: [], linkLimited: false, linkKbps: undefined, heldInARow: 0, spaced: false, unheldLeft: 0 });
+export const INITIAL_PROBE_STATE: ProbeState = Object.freeze({
+  probeKbps: [],
+  linkLimited: false,
+  linkKbps: undefined,
+  heldInARow: 0,
+  spaced: false,
+  unheldLeft: 0,
+});
 
 /**
  * The last two of the link's measurements (`probeKbps`) within this ratio of each other: a steady
@@ -70,7 +77,13 @@ export function nextProbeState(state: ProbeState, event: ProbeEvent, p: Readonly
   // A probe measures the link or its own pace; a held segment the link held back, the link fallen
   // below the held pace: the next ones are held at a share of it (a probe next would fill the
   // queue in the dip), and probes are no longer spaced out.
-  return { ...state, probeKbps: appendBounded(state.probeKbps, event.throughputKbps, p.sessionSampleLimit), linkLimited, linkKbps, spaced: linkLimited && !event.held };
+  return {
+    ...state,
+    probeKbps: appendBounded(state.probeKbps, event.throughputKbps, p.sessionSampleLimit),
+    linkLimited,
+    linkKbps,
+    spaced: linkLimited && !event.held,
+  };
 }
 
 export interface ProbeRequest {
@@ -94,7 +107,11 @@ export interface ProbeRequest {
  * viewer watches the rung below; at that rate when the link capped the latest of them, issue 39:
  * a pace above the link paces nothing); any other request is held (hold.ts). `held`: below the schedule.
  */
-export function paceRequest(state: ProbeState, request: ProbeRequest, p: Readonly<SammyParameters>): { state: ProbeState; paceRateKbps: number | undefined; held: boolean } {
+export function paceRequest(
+  state: ProbeState,
+  request: ProbeRequest,
+  p: Readonly<SammyParameters>,
+): { state: ProbeState; paceRateKbps: number | undefined; held: boolean } {
   const { video, scheduleKbps, rung } = request;
   const refetch = video && state.unheldLeft > 0;
   const probeKbps = probeEstimateKbps(state, p);

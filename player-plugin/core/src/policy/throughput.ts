@@ -1,6 +1,5 @@
 import { DEFAULT_PARAMETERS } from '../config.js';
 
-
 /**
  * Harmonic mean of the most recent samples (kbps): dominated by the slow ones, which is what
  * a rule that must not stall wants (the estimator of HYB and dash.js's throughput rule family).

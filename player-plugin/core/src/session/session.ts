@@ -138,7 +138,7 @@ export function createSession(config: SessionConfig = {}) {
       if (playbackState.phase !== before) events.emit('phase', playbackState.phase);
     },
 
-      /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
+    /** The estimate a bitrate choice would use now, kbps: initial-phase history, or this session's samples. */
     estimateKbps,
 
     /**
@@ -188,7 +188,11 @@ export function createSession(config: SessionConfig = {}) {
       if (video && choice.bitrateKbps !== before) {
         // A step up from the buffer level where the player refetches: it fetches its whole buffer again.
         const refetch = choice.bitrateKbps > before! && choice.bufferLevelSeconds >= input.stepUpRefetchSeconds!;
-        probe = nextProbeState(probe, { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: segmentSeconds.video }, params);
+        probe = nextProbeState(
+          probe,
+          { type: 'switch', refetchSeconds: refetch ? choice.bufferLevelSeconds : undefined, segmentSeconds: segmentSeconds.video },
+          params,
+        );
       }
       choices[mediaType] = choice;
       return choice;
@@ -210,7 +214,10 @@ export function createSession(config: SessionConfig = {}) {
       // The video rung the pace is based on (the top, or with 'next-rung' the rung fetched or the
       // next one up: an audio request goes by the last video request), plus the top audio bitrate.
       const video = tracks.video;
-      const rung = video && video.ladderTopKbps > 0 ? paceRungKbps(params.paceBase, video.ladderTopKbps, videoFetched, video.ladderKbps ?? videoLadder) : undefined;
+      const rung =
+        video && video.ladderTopKbps > 0
+          ? paceRungKbps(params.paceBase, video.ladderTopKbps, videoFetched, video.ladderKbps ?? videoLadder)
+          : undefined;
       const paceBaseKbps = (rung?.kbps ?? 0) + (tracks.audio?.ladderTopKbps || 0);
       const bufferTargetSeconds = Math.max(request.bufferTargetSeconds, lowestTargetSeconds);
       const paceFullSeconds = fullBufferSeconds(bufferTargetSeconds, params);
@@ -218,7 +225,13 @@ export function createSession(config: SessionConfig = {}) {
       const fromChoice = choice !== undefined && choice.phase === phase() && choice.bitrateKbps === request.bitrateKbps;
       // The schedule's pace, computed once; probe.ts holds it below or lifts a refetch.
       const scheduleKbps = active
-        ? schedulePaceKbps(phase(), { ...params, bufferLevelSeconds: paceBufferLevelSeconds, fullBufferSeconds: paceFullSeconds, paceBaseKbps, belowTop: rung?.belowTop })
+        ? schedulePaceKbps(phase(), {
+            ...params,
+            bufferLevelSeconds: paceBufferLevelSeconds,
+            fullBufferSeconds: paceFullSeconds,
+            paceBaseKbps,
+            belowTop: rung?.belowTop,
+          })
         : undefined;
       const paced = paceRequest(
         probe,
@@ -297,4 +310,3 @@ export function createSession(config: SessionConfig = {}) {
   };
   return session satisfies SammyControl;
 }
-

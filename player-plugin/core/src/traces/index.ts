@@ -10,4 +10,12 @@
  */
 export { detectTraceFormat, parseTrace, TraceFormatError, type ParseTraceOptions } from './parse.js';
 export { formatMahimahi, formatSecondsMbps, formatTrace } from './format.js';
-export { MAHIMAHI_PACKET_BYTES, MAHIMAHI_PACKET_KBITS, meanKbps, TraceLink, type BandwidthTrace, type RateStep, type TraceFormat } from './trace.js';
+export {
+  MAHIMAHI_PACKET_BYTES,
+  MAHIMAHI_PACKET_KBITS,
+  meanKbps,
+  TraceLink,
+  type BandwidthTrace,
+  type RateStep,
+  type TraceFormat,
+} from './trace.js';

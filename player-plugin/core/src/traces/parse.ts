@@ -96,7 +96,11 @@ export function detectTraceFormat(text: string, source = 'trace'): TraceFormat {
   if (!first) throw new TraceFormatError(source, 0, 'no data lines: an empty trace');
   const format = FORMAT_BY_TOKENS[first.tokens.length];
   if (!format) {
-    throw new TraceFormatError(source, first.line, `expected ${DESCRIBE.mahimahi} or ${DESCRIBE['seconds-mbps']} per line, found ${first.tokens.length} values`);
+    throw new TraceFormatError(
+      source,
+      first.line,
+      `expected ${DESCRIBE.mahimahi} or ${DESCRIBE['seconds-mbps']} per line, found ${first.tokens.length} values`,
+    );
   }
   return format;
 }
@@ -129,7 +133,8 @@ function parseMahimahi(text: string, source: string, binMs: number): BandwidthTr
   });
   if (opportunities.length === 0) throw new TraceFormatError(source, 0, 'no data lines: an empty trace');
   const periodMs = previous;
-  if (periodMs === 0) throw new TraceFormatError(source, 0, 'the last timestamp is 0: a mahimahi trace must last a nonzero time (it is also the period)');
+  if (periodMs === 0)
+    throw new TraceFormatError(source, 0, 'the last timestamp is 0: a mahimahi trace must last a nonzero time (it is also the period)');
   // The opportunity at the period is the next pass's instant 0.
   const bins = Math.ceil(periodMs / binMs);
   const counts = new Float64Array(bins);
@@ -156,12 +161,16 @@ function parseSecondsMbps(text: string, source: string): BandwidthTrace {
     }
     if (mbps < 0) throw new TraceFormatError(source, line, `a negative rate: ${mbps} Mbit/s`);
     const previous = times.at(-1);
-    if (previous !== undefined && t <= previous) throw new TraceFormatError(source, line, `times must increase: ${t} s after ${previous} s`);
+    if (previous !== undefined && t <= previous)
+      throw new TraceFormatError(source, line, `times must increase: ${t} s after ${previous} s`);
     times.push(t);
     steps.push({ startSeconds: t - times[0]!, kbps: mbps * 1000 });
   });
   if (times.length === 0) throw new TraceFormatError(source, 0, 'no data lines: an empty trace');
-  const gaps = times.slice(1).map((t, i) => t - times[i]!).sort((a, b) => a - b);
+  const gaps = times
+    .slice(1)
+    .map((t, i) => t - times[i]!)
+    .sort((a, b) => a - b);
   const lastGap = gaps.length === 0 ? 1 : gaps[Math.floor(gaps.length / 2)]!;
   return { format: 'seconds-mbps', periodSeconds: times.at(-1)! - times[0]! + lastGap, steps };
 }

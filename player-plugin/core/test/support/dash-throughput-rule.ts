@@ -111,7 +111,13 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
     const ewma = new DashEwma();
     const ladder = [...config.videoLadderKbps].sort((a, b) => a - b);
     const topKbps = ladder.at(-1)!;
-    const session = pace ? createSession({ parameters: pace, initialHistory: memoryStore(config.initialHistoryKbps ?? []), playerAbr: (playerAbr ?? modelledDashAbr)(config) }) : undefined;
+    const session = pace
+      ? createSession({
+          parameters: pace,
+          initialHistory: memoryStore(config.initialHistoryKbps ?? []),
+          playerAbr: (playerAbr ?? modelledDashAbr)(config),
+        })
+      : undefined;
     const start = session?.hasHistory ? session.startBitrateKbps() : DASH_INITIAL_BITRATE_KBPS;
     let last: SammyDecision | undefined;
     let playing = false;
@@ -124,7 +130,11 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
         const throughputLimit = x === undefined ? start : Math.round(x) * DASH_BANDWIDTH_SAFETY_FACTOR;
         const { safetyFactor, ignoreSegments, emptySeconds } = INSUFFICIENT_BUFFER;
         const insufficientLimit =
-          appended < ignoreSegments || x === undefined ? Infinity : bufferSeconds < emptySeconds ? 0 : (x * safetyFactor * bufferSeconds) / config.segmentSeconds;
+          appended < ignoreSegments || x === undefined
+            ? Infinity
+            : bufferSeconds < emptySeconds
+              ? 0
+              : (x * safetyFactor * bufferSeconds) / config.segmentSeconds;
         const limit = Math.min(throughputLimit, insufficientLimit);
         const bitrateKbps = ladder.reduce((chosen, r) => (r <= limit ? r : chosen), ladder[0]!);
         if (!session) return { bitrateKbps, rtpKbps: undefined, phase: playing ? 'playing' : 'initial' };
@@ -132,7 +142,10 @@ export function dashThroughputRule(pace?: Partial<SammyParameters>, playerAbr?: 
           mediaType: 'video',
           bitrateKbps,
           url: '/seg.m4s',
-          tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
+          tracks: {
+            video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds },
+            audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds },
+          },
           bufferTargetSeconds: config.bufferTargetSeconds,
         });
         return { bitrateKbps, rtpKbps: last.paceRateKbps, phase: last.phase };

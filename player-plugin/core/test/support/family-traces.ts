@@ -58,14 +58,102 @@ export interface FamilyShape {
 export const LAB_TOP_MBPS = 3.428;
 
 export const FAMILY_SHAPES: readonly FamilyShape[] = [
-  { family: 'hsdpa', meansMbps: [3.0, 3.8, 4.8], p10: 0.61, p90: 1.29, tauSeconds: 6, sigma: 0.22, lineSeconds: 1, dipShare: 0.1, dipSeconds: 4, dipLevel: 0.5 },
-  { family: 'fcc', meansMbps: [4.0, 4.4, 4.7], p10: 0.92, p90: 1.1, tauSeconds: 4, sigma: 0.08, lineSeconds: 5, dipShare: 0, dipSeconds: 0, dipLevel: 1 },
-  { family: 'oboe', meansMbps: [4.9, 5.1, 5.4], p10: 0.64, p90: 1.33, tauSeconds: 9, sigma: 0.25, lineSeconds: 3, dipShare: 0.06, dipSeconds: 6, dipLevel: 0.55 },
-  { family: 'puffer', meansMbps: [6.0, 7.9, 10.8], p10: 0.49, p90: 1.37, tauSeconds: 20, sigma: 0.25, lineSeconds: 2, dipShare: 0.08, dipSeconds: 3, dipLevel: 0.4 },
-  { family: 'nyc-lte', meansMbps: [7.5, 10.5, 14.5], p10: 0.2, p90: 1.68, tauSeconds: 24, sigma: 0.4, lineSeconds: 1, dipShare: 0.12, dipSeconds: 3, dipLevel: 0.12 },
-  { family: '5g-driving', meansMbps: [10.9, 22.3, 39.7], p10: 0.08, p90: 3.2, tauSeconds: 18, sigma: 1.45, lineSeconds: 1, dipShare: 0.12, dipSeconds: 2.5, dipLevel: 0.1 },
-  { family: '5g-static', meansMbps: [49.4, 72, 103.8], p10: 0.05, p90: 2.4, tauSeconds: 5, sigma: 0.9, lineSeconds: 1, dipShare: 0.12, dipSeconds: 2, dipLevel: 0.05 },
-  { family: 'starlink', meansMbps: [149.3, 157.8, 166.8], p10: 0.37, p90: 1.6, tauSeconds: 10, sigma: 0.4, lineSeconds: 1, dipShare: 0.1, dipSeconds: 3, dipLevel: 0.2 },
+  {
+    family: 'hsdpa',
+    meansMbps: [3.0, 3.8, 4.8],
+    p10: 0.61,
+    p90: 1.29,
+    tauSeconds: 6,
+    sigma: 0.22,
+    lineSeconds: 1,
+    dipShare: 0.1,
+    dipSeconds: 4,
+    dipLevel: 0.5,
+  },
+  {
+    family: 'fcc',
+    meansMbps: [4.0, 4.4, 4.7],
+    p10: 0.92,
+    p90: 1.1,
+    tauSeconds: 4,
+    sigma: 0.08,
+    lineSeconds: 5,
+    dipShare: 0,
+    dipSeconds: 0,
+    dipLevel: 1,
+  },
+  {
+    family: 'oboe',
+    meansMbps: [4.9, 5.1, 5.4],
+    p10: 0.64,
+    p90: 1.33,
+    tauSeconds: 9,
+    sigma: 0.25,
+    lineSeconds: 3,
+    dipShare: 0.06,
+    dipSeconds: 6,
+    dipLevel: 0.55,
+  },
+  {
+    family: 'puffer',
+    meansMbps: [6.0, 7.9, 10.8],
+    p10: 0.49,
+    p90: 1.37,
+    tauSeconds: 20,
+    sigma: 0.25,
+    lineSeconds: 2,
+    dipShare: 0.08,
+    dipSeconds: 3,
+    dipLevel: 0.4,
+  },
+  {
+    family: 'nyc-lte',
+    meansMbps: [7.5, 10.5, 14.5],
+    p10: 0.2,
+    p90: 1.68,
+    tauSeconds: 24,
+    sigma: 0.4,
+    lineSeconds: 1,
+    dipShare: 0.12,
+    dipSeconds: 3,
+    dipLevel: 0.12,
+  },
+  {
+    family: '5g-driving',
+    meansMbps: [10.9, 22.3, 39.7],
+    p10: 0.08,
+    p90: 3.2,
+    tauSeconds: 18,
+    sigma: 1.45,
+    lineSeconds: 1,
+    dipShare: 0.12,
+    dipSeconds: 2.5,
+    dipLevel: 0.1,
+  },
+  {
+    family: '5g-static',
+    meansMbps: [49.4, 72, 103.8],
+    p10: 0.05,
+    p90: 2.4,
+    tauSeconds: 5,
+    sigma: 0.9,
+    lineSeconds: 1,
+    dipShare: 0.12,
+    dipSeconds: 2,
+    dipLevel: 0.05,
+  },
+  {
+    family: 'starlink',
+    meansMbps: [149.3, 157.8, 166.8],
+    p10: 0.37,
+    p90: 1.6,
+    tauSeconds: 10,
+    sigma: 0.4,
+    lineSeconds: 1,
+    dipShare: 0.1,
+    dipSeconds: 3,
+    dipLevel: 0.2,
+  },
 ];
 
 /** A trace's length, seconds (it loops after it); the means hold over the session's first seconds. */
@@ -115,7 +203,9 @@ export function shapedTrace(
 export function familyTraces(sessionSeconds: number, perMean = 1): NamedTrace[] {
   return FAMILY_SHAPES.flatMap((shape) =>
     shape.meansMbps.flatMap((mean, i) =>
-      Array.from({ length: perMean }, (_, k) => shapedTrace(shape, mean, i + 1 + 10 * k, { sessionSeconds, name: `${shape.family} ${mean} #${i + 1 + 10 * k}` })),
+      Array.from({ length: perMean }, (_, k) =>
+        shapedTrace(shape, mean, i + 1 + 10 * k, { sessionSeconds, name: `${shape.family} ${mean} #${i + 1 + 10 * k}` }),
+      ),
     ),
   );
 }
@@ -136,7 +226,9 @@ export const VOLATILE_LTE: Pick<FamilyShape, 'family' | 'tauSeconds' | 'sigma' |
 };
 
 export function volatileLteTraces(sessionSeconds: number, seeds: readonly number[]): NamedTrace[] {
-  return seeds.map((seed) => shapedTrace(VOLATILE_LTE, 4.2, seed, { sessionSeconds, minMbps: 0.5, maxMbps: 10, name: `lte-volatile #${seed}` }));
+  return seeds.map((seed) =>
+    shapedTrace(VOLATILE_LTE, 4.2, seed, { sessionSeconds, minMbps: 0.5, maxMbps: 10, name: `lte-volatile #${seed}` }),
+  );
 }
 
 /** What the generator produced, in the terms of the targets: p10 / mean, p90 / mean of 1-s bins over one pass. */
@@ -163,11 +255,45 @@ export function familyTraceStats(trace: NamedTrace['trace']): { meanMbps: number
  * [0.3, 7]) and a driving LTE link at 2× (mean 6.9 Mbit/s: σ 0.8 reverting in ~6 s, 3-s dips to a tenth
  * 10% of the time, clamped to [0.2, 20]).
  */
-export const REAL_LTE: readonly (Pick<FamilyShape, 'family' | 'tauSeconds' | 'sigma' | 'lineSeconds' | 'dipShare' | 'dipSeconds' | 'dipLevel'> & { meanMbps: number; minMbps: number; maxMbps: number })[] = [
-  { family: 'lte-1.2x', meanMbps: 4.2, minMbps: 0.3, maxMbps: 7, tauSeconds: 2, sigma: 0.9, lineSeconds: 1, dipShare: 0, dipSeconds: 0, dipLevel: 1 },
-  { family: 'lte-driving', meanMbps: 6.9, minMbps: 0.2, maxMbps: 20, tauSeconds: 6, sigma: 0.8, lineSeconds: 1, dipShare: 0.1, dipSeconds: 3, dipLevel: 0.1 },
+export const REAL_LTE: readonly (Pick<
+  FamilyShape,
+  'family' | 'tauSeconds' | 'sigma' | 'lineSeconds' | 'dipShare' | 'dipSeconds' | 'dipLevel'
+> & { meanMbps: number; minMbps: number; maxMbps: number })[] = [
+  {
+    family: 'lte-1.2x',
+    meanMbps: 4.2,
+    minMbps: 0.3,
+    maxMbps: 7,
+    tauSeconds: 2,
+    sigma: 0.9,
+    lineSeconds: 1,
+    dipShare: 0,
+    dipSeconds: 0,
+    dipLevel: 1,
+  },
+  {
+    family: 'lte-driving',
+    meanMbps: 6.9,
+    minMbps: 0.2,
+    maxMbps: 20,
+    tauSeconds: 6,
+    sigma: 0.8,
+    lineSeconds: 1,
+    dipShare: 0.1,
+    dipSeconds: 3,
+    dipLevel: 0.1,
+  },
 ];
 
 export function realLteTraces(sessionSeconds: number, seeds: readonly number[]): NamedTrace[] {
-  return REAL_LTE.flatMap((shape) => seeds.map((seed) => shapedTrace(shape, shape.meanMbps, seed, { sessionSeconds, minMbps: shape.minMbps, maxMbps: shape.maxMbps, name: `${shape.family} #${seed}` })));
+  return REAL_LTE.flatMap((shape) =>
+    seeds.map((seed) =>
+      shapedTrace(shape, shape.meanMbps, seed, {
+        sessionSeconds,
+        minMbps: shape.minMbps,
+        maxMbps: shape.maxMbps,
+        name: `${shape.family} #${seed}`,
+      }),
+    ),
+  );
 }

@@ -44,14 +44,22 @@ export const QUEUE_KBITS = 800;
  * sends at p. Between downloads it drains. A neighbour's packet waits queue / capacity. Returns
  * those waits, ms, sorted. `queueKbits`: the queue's size (the home link's, issue 40: 2 × BDP or 300 ms).
  */
-export function neighbourDelaysMs(result: SimulationResult, config: Pick<SimulationConfig, 'link' | 'linkKbps' | 'latencyMs'>, queueKbits: number = QUEUE_KBITS): Float64Array {
+export function neighbourDelaysMs(
+  result: SimulationResult,
+  config: Pick<SimulationConfig, 'link' | 'linkKbps' | 'latencyMs'>,
+  queueKbits: number = QUEUE_KBITS,
+): Float64Array {
   const dt = 0.01;
   const n = Math.floor(result.sessionSeconds / dt);
   const out = new Float64Array(n);
   const capacity = (t: number) => (config.link ? config.link.capacityKbps(t) : config.linkKbps);
   let q = 0;
   let k = 0;
-  const transfers = result.segments.map((s) => ({ from: s.startedAtSeconds + config.latencyMs / 1000, to: s.startedAtSeconds + s.downloadSeconds, pace: s.paceKbps ?? Infinity }));
+  const transfers = result.segments.map((s) => ({
+    from: s.startedAtSeconds + config.latencyMs / 1000,
+    to: s.startedAtSeconds + s.downloadSeconds,
+    pace: s.paceKbps ?? Infinity,
+  }));
   for (let i = 0; i < n; i++) {
     const t = i * dt;
     while (k < transfers.length && transfers[k]!.to <= t) k++;
@@ -74,11 +82,17 @@ function pacedShare(playing: SimulationResult['segments']): number {
  * viewer's figures — bitrate, switches — are those of the segments played by its end, and the
  * rebuffer ratio is over the time since playback started; else over every segment downloaded.
  */
-export function qoe(result: SimulationResult, config: Pick<SimulationConfig, 'segmentSeconds' | 'sessionSeconds' | 'link' | 'linkKbps' | 'latencyMs'>): Qoe {
+export function qoe(
+  result: SimulationResult,
+  config: Pick<SimulationConfig, 'segmentSeconds' | 'sessionSeconds' | 'link' | 'linkKbps' | 'latencyMs'>,
+): Qoe {
   const all = result.segments;
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const watched = (config.sessionSeconds ?? result.sessionSeconds) - result.startupSeconds;
-  const played = config.sessionSeconds === undefined ? all.length : Math.max(1, Math.ceil((watched - result.stallSeconds) / config.segmentSeconds - 1e-9));
+  const played =
+    config.sessionSeconds === undefined
+      ? all.length
+      : Math.max(1, Math.ceil((watched - result.stallSeconds) / config.segmentSeconds - 1e-9));
   const segments = all.slice(0, played);
   const delays = config.sessionSeconds === undefined ? new Float64Array() : neighbourDelaysMs(result, config);
   return {

@@ -109,18 +109,30 @@ export type SimulatedRule = (config: SimulationConfig) => RuleInstance;
  */
 export function sammyRule(parameters: Partial<SammyParameters> = {}, options: { unpaced?: boolean } = {}): SimulatedRule {
   return (config) => {
-    const session = createSession({ parameters, initialHistory: memoryStore(config.initialHistoryKbps ?? []), bufferTargetSeconds: config.bufferTargetSeconds });
+    const session = createSession({
+      parameters,
+      initialHistory: memoryStore(config.initialHistoryKbps ?? []),
+      bufferTargetSeconds: config.bufferTargetSeconds,
+    });
     const topKbps = Math.max(...config.videoLadderKbps);
     let last: SammyDecision | undefined;
     return {
       request(bufferSeconds) {
         const stepUpRefetchSeconds = config.fastSwitch ? FAST_SWITCH_FROM_SECONDS : undefined;
-        const choice = session.chooseBitrate({ mediaType: 'video', ladderKbps: config.videoLadderKbps, bufferLevelSeconds: bufferSeconds, stepUpRefetchSeconds });
+        const choice = session.chooseBitrate({
+          mediaType: 'video',
+          ladderKbps: config.videoLadderKbps,
+          bufferLevelSeconds: bufferSeconds,
+          stepUpRefetchSeconds,
+        });
         last = session.decide({
           mediaType: 'video',
           bitrateKbps: choice!.bitrateKbps,
           url: '/seg.m4s',
-          tracks: { video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds }, audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds } },
+          tracks: {
+            video: { ladderTopKbps: topKbps, bufferLevelSeconds: bufferSeconds },
+            audio: { ladderTopKbps: config.audioKbps, bufferLevelSeconds: bufferSeconds },
+          },
           bufferTargetSeconds: config.bufferTargetSeconds,
         });
         return { bitrateKbps: last.bitrateKbps, rtpKbps: options.unpaced ? undefined : last.paceRateKbps, phase: last.phase };
@@ -214,7 +226,14 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       ? config.link.transferSeconds(now + latency, wireKbits, rtpKbps ?? Infinity)
       : wireKbits / Math.min(rtpKbps ?? Infinity, config.linkKbps);
     const downloadSeconds = latency + transferSeconds;
-    const pacedSeconds = rtpKbps === undefined ? 0 : config.link ? pacedTime(config.link, now + latency, transferSeconds, rtpKbps) : rtpKbps < config.linkKbps ? transferSeconds : 0;
+    const pacedSeconds =
+      rtpKbps === undefined
+        ? 0
+        : config.link
+          ? pacedTime(config.link, now + latency, transferSeconds, rtpKbps)
+          : rtpKbps < config.linkKbps
+            ? transferSeconds
+            : 0;
     segments.push({
       index: i,
       phase,

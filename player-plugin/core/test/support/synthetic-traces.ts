@@ -29,7 +29,12 @@ export function constantTrace(topKbps: number, multiple: number, format: TraceFo
 export function stepTrace(topKbps: number, from: number, to: number, atSeconds = 120, seconds = 600): NamedTrace {
   const steps = Array.from({ length: seconds }, (_, i) => ({ startSeconds: i, kbps: (i < atSeconds ? from : to) * topKbps }));
   const name = `${from}×→${to}× at ${atSeconds} s`;
-  return { family: from > to ? 'step-down' : 'step-up', name, multiple: (from * atSeconds + to * (seconds - atSeconds)) / seconds, trace: throughText('seconds-mbps', steps, seconds, name) };
+  return {
+    family: from > to ? 'step-down' : 'step-up',
+    name,
+    multiple: (from * atSeconds + to * (seconds - atSeconds)) / seconds,
+    trace: throughText('seconds-mbps', steps, seconds, name),
+  };
 }
 
 /**

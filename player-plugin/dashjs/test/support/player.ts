@@ -21,7 +21,9 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
   const rules: Array<{ type: string; name: string; rule: unknown }> = [];
   // Kept here rather than in dash.js's context: no loader is built outside a browser.
   const extensions: Array<{ name: string; child: unknown; override: boolean }> = [];
-  vi.spyOn(player, 'extend').mockImplementation((name: string, child: object, override: boolean) => void extensions.push({ name, child, override }));
+  vi.spyOn(player, 'extend').mockImplementation(
+    (name: string, child: object, override: boolean) => void extensions.push({ name, child, override }),
+  );
   vi.spyOn(player, 'addRequestInterceptor').mockImplementation((i: unknown) => void requestInterceptors.push(i as never));
   vi.spyOn(player, 'addResponseInterceptor').mockImplementation((i: unknown) => void responseInterceptors.push(i as never));
   const addRule = player.addABRCustomRule.bind(player);
@@ -30,8 +32,9 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
     addRule(type, name, rule);
   });
   // The stream dash.js would know after loading a manifest: a 5-rung video ladder + 128 kbps audio, 12 s of buffer.
-  vi.spyOn(player, 'getRepresentationsByType').mockImplementation((type: string) =>
-    (type === 'video' ? [300, 750, 1500, 3000, 6000] : [128]).map((b) => ({ bitrateInKbit: b, bandwidth: b * 1000 })) as never,
+  vi.spyOn(player, 'getRepresentationsByType').mockImplementation(
+    (type: string) =>
+      (type === 'video' ? [300, 750, 1500, 3000, 6000] : [128]).map((b) => ({ bitrateInKbit: b, bandwidth: b * 1000 })) as never,
   );
   let buffer = 12;
   vi.spyOn(player, 'getBufferLength').mockImplementation(() => buffer);
@@ -41,7 +44,17 @@ export function setup(options: Parameters<typeof attach>[1] = {}, dashSettings?:
   const samples: SegmentSample[] = [];
   sammy.on('decision', (d) => decisions.push(d));
   sammy.on('sample', (s) => samples.push(s));
-  return { player, sammy, requestInterceptors, responseInterceptors, rules, extensions, decisions, samples, setBuffer: (b: number) => (buffer = b) };
+  return {
+    player,
+    sammy,
+    requestInterceptors,
+    responseInterceptors,
+    rules,
+    extensions,
+    decisions,
+    samples,
+    setBuffer: (b: number) => (buffer = b),
+  };
 }
 
 /** A request as dash.js 5 hands it to interceptors: CMCD already in the URL, its own rtp included. */
@@ -68,12 +81,15 @@ export const videoRulesContext = {
   getMediaInfo: () => ({}),
   getAbrController: () => ({
     getPossibleVoRepresentationsFilteredBySettings: () => REPRESENTATIONS,
-    getOptimalRepresentationForBitrate: (_: unknown, kbps: number) => [...REPRESENTATIONS].reverse().find((r) => r.bitrateInKbit <= kbps) ?? REPRESENTATIONS[0],
+    getOptimalRepresentationForBitrate: (_: unknown, kbps: number) =>
+      [...REPRESENTATIONS].reverse().find((r) => r.bitrateInKbit <= kbps) ?? REPRESENTATIONS[0],
   }),
 };
 
 /** A rule instance from the factory attach() registered with dash.js. */
 export function sammyRule(ctx: { rules: Array<{ rule: unknown }> }) {
-  const factory = ctx.rules[0]!.rule as (c: unknown) => { create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null; priority: number } } };
+  const factory = ctx.rules[0]!.rule as (c: unknown) => {
+    create(): { getSwitchRequest(x: unknown): { representation: { bitrateInKbit: number } | null; priority: number } };
+  };
   return factory({}).create();
 }

@@ -160,7 +160,14 @@ export function simulate(
     // The abandon rule (not on the lowest level): watching from half the duration, it aborts when the rest outlasts the buffer.
     const bufferAtCheck = playing ? buffer - d / 2 : buffer;
     const abandoned = level > 0 && total > d / 2 && total - d / 2 > bufferAtCheck && playing;
-    segments.push({ level, bitrateKbps: ladderKbps[level]!, phase: decision.phase, rtpKbps: decision.paceRateKbps, bufferSeconds: buffer, abandoned });
+    segments.push({
+      level,
+      bitrateKbps: ladderKbps[level]!,
+      phase: decision.phase,
+      rtpKbps: decision.paceRateKbps,
+      bufferSeconds: buffer,
+      abandoned,
+    });
     if (abandoned) {
       const spent = d / 2;
       const bytes = ((spent - latency) * rate * 1000) / 8;

@@ -7,7 +7,16 @@
  * around Sammy's around the fake — and the buffer levels are stubbed on the real player.
  */
 import { fromCmcdHeaders, fromCmcdQuery } from '@svta/cml-cmcd';
-import Hls, { Events, type FragmentLoaderContext, type HlsConfig, type Loader, type LoaderCallbacks, type LoaderConfiguration, type LoaderContext, type LoaderStats } from 'hls.js';
+import Hls, {
+  Events,
+  type FragmentLoaderContext,
+  type HlsConfig,
+  type Loader,
+  type LoaderCallbacks,
+  type LoaderConfiguration,
+  type LoaderContext,
+  type LoaderStats,
+} from 'hls.js';
 import { attach, memoryStore, sammyConfig, type SammyDecision, type SammyOptions, type SegmentSample } from '../../src/index.js';
 
 /** Five variants, BANDWIDTH = video + 128 kbps audio (RFC 8216), audio as an alternate rendition. */
@@ -25,7 +34,16 @@ export const MASTER = [
 
 export function mediaPlaylist(id: number): string {
   const segments = Array.from({ length: 15 }, (_, n) => [`#EXTINF:4.000000,`, `seg-${id}-${String(n + 1).padStart(5, '0')}.m4s`]).flat();
-  return ['#EXTM3U', '#EXT-X-VERSION:6', '#EXT-X-TARGETDURATION:4', '#EXT-X-MEDIA-SEQUENCE:1', `#EXT-X-MAP:URI="init-${id}.m4s"`, ...segments, '#EXT-X-ENDLIST', ''].join('\n');
+  return [
+    '#EXTM3U',
+    '#EXT-X-VERSION:6',
+    '#EXT-X-TARGETDURATION:4',
+    '#EXT-X-MEDIA-SEQUENCE:1',
+    `#EXT-X-MAP:URI="init-${id}.m4s"`,
+    ...segments,
+    '#EXT-X-ENDLIST',
+    '',
+  ].join('\n');
 }
 
 export const BASE = 'http://origin.test/media/default/';
@@ -101,7 +119,9 @@ export async function setup(options: SammyOptions = {}, hlsConfig: Partial<HlsCo
   FakeLoader.sent = [];
   const hls = new Hls(sammyConfig({ autoStartLoad: false, loader: FakeLoader as never, ...hlsConfig }));
   const buffers: Setup['buffers'] = { main: 12, audio: 15 };
-  Object.defineProperty(hls, 'mainForwardBufferInfo', { get: () => ({ len: buffers.main, start: 0, end: buffers.main, nextStart: undefined, buffered: [] }) });
+  Object.defineProperty(hls, 'mainForwardBufferInfo', {
+    get: () => ({ len: buffers.main, start: 0, end: buffers.main, nextStart: undefined, buffered: [] }),
+  });
   Object.defineProperty(hls, 'audioForwardBufferInfo', {
     get: () => (buffers.audio === null ? null : { len: buffers.audio, start: 0, end: buffers.audio, nextStart: undefined, buffered: [] }),
   });
@@ -127,8 +147,25 @@ export async function setup(options: SammyOptions = {}, hlsConfig: Partial<HlsCo
       const id = kind === 'audio' ? 5 : level;
       const init = kind === 'init';
       const url = `${BASE}${init ? `init-${id}.m4s` : `seg-${id}-${String(++sn).padStart(5, '0')}.m4s`}`;
-      const frag = { sn: init ? 'initSegment' : sn, type: kind === 'audio' ? 'audio' : 'main', level, duration: 4, url, hasStreams: false, elementaryStreams: {}, byteRange: [] };
-      const context = { type: 'fragment', frag, part: null, url, responseType: 'arraybuffer', rangeStart: 0, rangeEnd: 0 } as unknown as FragmentLoaderContext;
+      const frag = {
+        sn: init ? 'initSegment' : sn,
+        type: kind === 'audio' ? 'audio' : 'main',
+        level,
+        duration: 4,
+        url,
+        hasStreams: false,
+        elementaryStreams: {},
+        byteRange: [],
+      };
+      const context = {
+        type: 'fragment',
+        frag,
+        part: null,
+        url,
+        responseType: 'arraybuffer',
+        rangeStart: 0,
+        rangeEnd: 0,
+      } as unknown as FragmentLoaderContext;
       const Loader = hls.config.fLoader!;
       const loader = new Loader(hls.config);
       const before = FakeLoader.sent.length;

@@ -42,28 +42,71 @@ let registered = false;
 function registerScheme(): void {
   if (registered) return;
   registered = true;
-  shaka.net.NetworkingEngine.registerScheme(SCHEME, ((uri: string, request: shaka.extern.Request) => {
-    const sent = { uri, headers: { ...request.headers } };
-    wire.sent.push(sent);
-    const { bytes, timeMs } = wire.respond?.(sent) ?? wire.next;
-    const response = { uri, originalUri: uri, data: new ArrayBuffer(bytes), headers: {}, status: 200, timeMs, originalRequest: request };
-    return shaka.util.AbortableOperation.completed(response);
-  }) as never, shaka.net.NetworkingEngine.PluginPriority.APPLICATION);
+  shaka.net.NetworkingEngine.registerScheme(
+    SCHEME,
+    ((uri: string, request: shaka.extern.Request) => {
+      const sent = { uri, headers: { ...request.headers } };
+      wire.sent.push(sent);
+      const { bytes, timeMs } = wire.respond?.(sent) ?? wire.next;
+      const response = { uri, originalUri: uri, data: new ArrayBuffer(bytes), headers: {}, status: 200, timeMs, originalRequest: request };
+      return shaka.util.AbortableOperation.completed(response);
+    }) as never,
+    shaka.net.NetworkingEngine.PluginPriority.APPLICATION,
+  );
 }
 
 /** A stream as a manifest parser makes it, with what CMCD reads (a segment index for `nor` and its rtp). */
 function stream(id: number, type: 'video' | 'audio', kbps: number, extra: Partial<Stream> = {}): Stream {
   // Shaka's real SegmentIndex (its compiled build renames everything else): 4 s segments.
-  const refs = Array.from({ length: 15 }, (_, i) => new shaka.media.SegmentReference(i * 4, i * 4 + 4, () => [`${SCHEME}://origin/media/seg-${id}-${i + 1}.m4s`], 0, null, null, 0, 0, Infinity));
+  const refs = Array.from(
+    { length: 15 },
+    (_, i) =>
+      new shaka.media.SegmentReference(
+        i * 4,
+        i * 4 + 4,
+        () => [`${SCHEME}://origin/media/seg-${id}-${i + 1}.m4s`],
+        0,
+        null,
+        null,
+        0,
+        0,
+        Infinity,
+      ),
+  );
   const segmentIndex = new shaka.media.SegmentIndex(refs);
-  return { id, type, bandwidth: kbps * 1000, mimeType: `${type}/mp4`, codecs: type === 'video' ? 'avc1.64001f' : 'mp4a.40.2', segmentIndex, fastSwitching: false, ...extra } as unknown as Stream;
+  return {
+    id,
+    type,
+    bandwidth: kbps * 1000,
+    mimeType: `${type}/mp4`,
+    codecs: type === 'video' ? 'avc1.64001f' : 'mp4a.40.2',
+    segmentIndex,
+    fastSwitching: false,
+    ...extra,
+  } as unknown as Stream;
 }
 
 /** The ladder of the test content: 5 video rungs × one 128 kbps audio, variant bandwidth = video + audio. */
 export function ladder(): { variants: Variant[]; audio: Stream; video: Stream[] } {
   const audio = stream(100, 'audio', AUDIO_KBPS, { channelsCount: 2 } as Partial<Stream>);
-  const video = VIDEO_LADDER.map((r, i) => stream(i + 1, 'video', r.kbps, { width: r.width, height: r.height, frameRate: 25 } as Partial<Stream>));
-  const variants = video.map((v, i) => ({ id: i + 1, video: v, audio, bandwidth: (v.bandwidth ?? 0) + (audio.bandwidth ?? 0), language: 'en', primary: false, allowedByApplication: true, allowedByKeySystem: true, disabledUntilTime: 0, decodingInfos: [] }) as unknown as Variant);
+  const video = VIDEO_LADDER.map((r, i) =>
+    stream(i + 1, 'video', r.kbps, { width: r.width, height: r.height, frameRate: 25 } as Partial<Stream>),
+  );
+  const variants = video.map(
+    (v, i) =>
+      ({
+        id: i + 1,
+        video: v,
+        audio,
+        bandwidth: (v.bandwidth ?? 0) + (audio.bandwidth ?? 0),
+        language: 'en',
+        primary: false,
+        allowedByApplication: true,
+        allowedByKeySystem: true,
+        disabledUntilTime: 0,
+        decodingInfos: [],
+      }) as unknown as Variant,
+  );
   return { variants, audio, video };
 }
 
@@ -106,7 +149,10 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
     player.dispatchEvent(new shaka.util.FakeEvent('loading'));
     const abr = player.getConfiguration().abrFactory();
     abr.configure(player.getConfiguration().abr);
-    abr.init((v: Variant) => void switches.push(v), () => {});
+    abr.init(
+      (v: Variant) => void switches.push(v),
+      () => {},
+    );
     abr.setMediaElement(element as unknown as HTMLMediaElement);
     abr.setVariants(variants, false);
     return abr;
@@ -130,12 +176,15 @@ export async function setup(options: Options = {}, shakaConfig: object = {}) {
     const retry = shaka.net.NetworkingEngine.defaultRetryParameters();
     n++;
     if (kind === 'manifest') {
-      await net.request(RequestType.MANIFEST, shaka.net.NetworkingEngine.makeRequest([`${SCHEME}://origin/media/manifest.mpd`], retry), { type: AdvancedRequestType.MPD }).promise;
+      await net.request(RequestType.MANIFEST, shaka.net.NetworkingEngine.makeRequest([`${SCHEME}://origin/media/manifest.mpd`], retry), {
+        type: AdvancedRequestType.MPD,
+      }).promise;
     } else {
       const s = opts.stream ?? (kind === 'audio' ? audio : video[video.length - 1]!);
       const uri = `${SCHEME}://origin/media/seg-${s.id}-${n}.m4s`;
       const at = (opts.segment ?? 2) * 4;
-      const segment = kind === 'init' ? undefined : new shaka.media.SegmentReference(at, at + 4, () => [uri], 0, null, null, 0, 0, Infinity);
+      const segment =
+        kind === 'init' ? undefined : new shaka.media.SegmentReference(at, at + 4, () => [uri], 0, null, null, 0, 0, Infinity);
       const type = kind === 'init' ? AdvancedRequestType.INIT_SEGMENT : AdvancedRequestType.MEDIA_SEGMENT;
       await net.request(RequestType.SEGMENT, shaka.net.NetworkingEngine.makeRequest([uri], retry), { type, stream: s, segment }).promise;
       if (opts.settle !== false) await settle();
