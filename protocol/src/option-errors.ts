@@ -1,19 +1,20 @@
 /**
  * The one shape of every options error, players' and servers' alike: the entry first, then the key,
- * then what was wrong: `attach: unknown option "enable"; did you mean "enabled"?`,
- * `sammyPacing: maxPaceKbps must be a number, got string "fast"`. Small on purpose, as it ships in
- * every player adapter's bundle; `describeValue` does not (the adapters say a value's type alone).
+ * then what was wrong: `sammyRecords: unknown option 'maxSubscriber' (did you mean 'maxSubscribers'?)`,
+ * `sammyPacing: maxPaceKbps must be a number, got string "fast"`. It is the player adapters' shape
+ * (`Sammy: …`), which sammy-pacing-core writes inline: a call here would cost their bundles bytes.
+ * The servers build theirs here, and may say more (the known options, the value's type).
  */
 
-/** `<entry>: unknown option "<key>"; did you mean "<nearest>"?` (a server adds the known options after it). */
+/** `<entry>: unknown option '<key>' (did you mean '<nearest>'?)`; a server may add `; known: <the options>` after it. */
 export function unknownOptionMessage(entry: string, key: string, nearest: string): string {
-  return `${entry}: unknown option "${key}"; did you mean "${nearest}"?`;
+  return `${entry}: unknown option '${key}' (did you mean '${nearest}'?)`;
 }
 
 /**
  * A value of the wrong type: `<name> must be <wanted>, got <got>`, where `name` is `<entry>: <key>`,
  * `wanted` says what it takes ('a number', 'true or false', "'query' or 'header'") and `got` what it
- * had: `describeValue(value)`, or in a player's bundle its `typeof`.
+ * had: `describeValue(value)`.
  */
 export function wrongTypeError(name: string, wanted: string, got: string): TypeError {
   return new TypeError(`${name} must be ${wanted}, got ${got}`);

@@ -3,9 +3,9 @@ import { describeValue, unknownOptionMessage, wrongTypeError } from '../src/inde
 
 describe('option errors: one shape for players and servers', () => {
   it('an unknown option names the entry, the key and the nearest known one, in that order', () => {
-    expect(unknownOptionMessage('attach', 'enable', 'enabled')).toBe('attach: unknown option "enable"; did you mean "enabled"?');
+    expect(unknownOptionMessage('Sammy', 'enable', 'enabled')).toBe("Sammy: unknown option 'enable' (did you mean 'enabled'?)");
     expect(unknownOptionMessage('sammyPacing: metrics', 'registy', 'registry')).toBe(
-      'sammyPacing: metrics: unknown option "registy"; did you mean "registry"?',
+      "sammyPacing: metrics: unknown option 'registy' (did you mean 'registry'?)",
     );
   });
 
@@ -13,7 +13,7 @@ describe('option errors: one shape for players and servers', () => {
     const error = wrongTypeError('sammyPacing: maxPaceKbps', 'a number', describeValue('fast'));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe('sammyPacing: maxPaceKbps must be a number, got string "fast"');
-    expect(wrongTypeError('attach: enabled', 'a boolean', typeof 'yes').message).toBe('attach: enabled must be a boolean, got string');
+    expect(wrongTypeError('Sammy: enabled', 'a boolean', 'yes').message).toBe('Sammy: enabled must be a boolean, got yes');
   });
 
   it('describes a value by its type, with the value where it is short', () => {

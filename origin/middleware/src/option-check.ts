@@ -32,7 +32,7 @@ export function checkOptions<T extends object>(entry: string, options: unknown, 
   const known = Object.keys(checks);
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(checks, key)) {
-      throw new TypeError(`${unknownOptionMessage(entry, key, nearestName(key, known))} (known: ${known.join(', ')})`);
+      throw new TypeError(`${unknownOptionMessage(entry, key, nearestName(key, known))}; known: ${known.join(', ')}`);
     }
   }
   for (const key of known) {

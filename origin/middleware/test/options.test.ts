@@ -9,7 +9,7 @@ const make = (options: Record<string, unknown>) => () => sammyPacing({ logger: s
 describe('sammyPacing options', () => {
   it('refuses an unknown key, naming it and the known ones', () => {
     expect(make({ minPaceKpbs: 2000 })).toThrow(
-      /unknown option "minPaceKpbs"; did you mean "minPaceKbps"\? \(known: mechanism, minPaceKbps/,
+      /unknown option 'minPaceKpbs' \(did you mean 'minPaceKbps'\?\); known: mechanism, minPaceKbps/,
     );
   });
 
