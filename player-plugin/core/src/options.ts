@@ -38,10 +38,8 @@ export function withOptions<T extends object>(options: object, known: T): T {
   for (const [key, value] of Object.entries(options)) {
     if (!Object.hasOwn(known, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
     const type = typeof merged[key];
-    if (value !== undefined) {
-      if (typeof value != type) throw new TypeError(`Sammy: ${key} must be a ${type}, got ${String(value)}`);
-      merged[key] = value;
-    }
+    if (value !== undefined && typeof value != type) throw new TypeError(`Sammy: ${key} must be a ${type}, got ${String(value)}`);
+    merged[key] = value ?? merged[key];
   }
   return merged as T;
 }
