@@ -113,6 +113,7 @@ export function createAdapterKit<Settings>(
   player: PlayerDescription<Settings>,
 ): AdapterKit {
   const { mode, enabled, cmcdMode: requestedCmcdMode, bufferTargetSeconds, initialHistory, ...parameters } = options;
+  // (Their types only: the session applies its own defaults to them.)
   withOptions({ enabled, bufferTargetSeconds }, ADAPTER_OPTIONS);
   const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
