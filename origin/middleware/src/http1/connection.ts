@@ -14,7 +14,7 @@
  */
 import type { Socket } from 'node:net';
 import type { Admission } from '../engine/admission.js';
-import { ConnectionSocket, HTTP1_PACED_SEND_BUFFER_SECONDS, pacedUnsentCapBytes } from '../socket/connection-socket.js';
+import { ConnectionSocket, pacedUnsentCapBytes } from '../socket/connection-socket.js';
 import { ResponseDelivery } from './delivery.js';
 import type { EngineSettings, PacedConnection } from '../engine/contract.js';
 import type { PacedResponse } from '../engine/paced-response.js';
@@ -56,7 +56,7 @@ export class Http1Connection implements PacedConnection {
   constructor(id: number, socket: Socket, admission: Admission, settings: EngineSettings, onIdle: (c: Http1Connection) => void) {
     this.id = id;
     this.#socket = socket as NodeServerSocket;
-    this.#conn = new ConnectionSocket(socket, HTTP1_PACED_SEND_BUFFER_SECONDS);
+    this.#conn = new ConnectionSocket(socket);
     this.#admission = admission;
     this.#settings = settings;
     this.#onIdle = onIdle;

@@ -36,17 +36,9 @@ export interface ConnectionState {
  * Send buffer of a paced socket: about a second of data at the pace, 256 KB to 4 MB (the kernel
  * doubles it). With the default autotuned buffer Node is woken to refill a slowly drained socket every
  * few tens of ms, and those wake-ups are what paced serving costs in CPU (README, "Socket limits,
- * measured"); it is also the ceiling on one paced connection's kernel memory. HTTP/2 meters its bytes
- * through the send gate (0.1 s at the pace) whatever the buffer, so a second is only its ceiling.
+ * measured"); it is also the ceiling on one paced connection's kernel memory.
  */
 const PACED_SEND_BUFFER_SECONDS = 1;
-/**
- * An HTTP/1.1 connection's paced send buffer: two seconds at the pace, so that Node writes most of a
- * usual segment (2–6 s of media) in one burst once the unsent cap is lifted, instead of waking every
- * ~0.7 s to refill a one-second buffer: ~10 % less CPU per delivered Gbit at 1000 viewers, for ~130 KB
- * more kernel memory per 2 Mbps connection (README, "Scale").
- */
-export const HTTP1_PACED_SEND_BUFFER_SECONDS = 2;
 const MIN_PACED_SEND_BUFFER_BYTES = 256 * 1024;
 const MAX_PACED_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /**
@@ -100,10 +92,8 @@ export function connectionState(socket: Socket): ConnectionState {
 
 /** Socket operations on a connection; every one is a no-op off a plain TCP socket and may throw SocketOptionError. */
 export class ConnectionSocket {
-  /** `pacedSendBufferSeconds`: the send buffer a kernel pace brings, in seconds at that pace. */
   constructor(
     readonly socket: Socket,
-    readonly pacedSendBufferSeconds = PACED_SEND_BUFFER_SECONDS,
     readonly state: ConnectionState = connectionState(socket),
   ) {}
 
@@ -125,7 +115,7 @@ export class ConnectionSocket {
     this.state.kernelPaceKbps = paceKbps;
     const sendBufferBytes =
       paceBytesPerSecond !== null
-        ? Math.min(MAX_PACED_SEND_BUFFER_BYTES, Math.max(MIN_PACED_SEND_BUFFER_BYTES, paceBytesPerSecond * this.pacedSendBufferSeconds))
+        ? Math.min(MAX_PACED_SEND_BUFFER_BYTES, Math.max(MIN_PACED_SEND_BUFFER_BYTES, paceBytesPerSecond * PACED_SEND_BUFFER_SECONDS))
         : this.state.sendBufferPinned
           ? UNPACED_SEND_BUFFER_BYTES
           : undefined;
