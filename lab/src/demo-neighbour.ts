@@ -204,7 +204,7 @@ async function main(): Promise<void> {
       args: LAB_CHROMIUM_ARGS.filter((a) => !a.startsWith('--disable-features')),
     });
     try {
-      // Rendered at 0.7 × (980 × 574 px): the game's noise does not compress, and the PNGs go in the repository.
+      // Rendered at 0.7 × (980 px wide, the whole page tall): the game's noise does not compress, and the PNGs go in the repository.
       const page = await (await person.newContext({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 0.7 })).newPage();
       await page.goto(demo(false), { waitUntil: 'load' });
       for (const arm of ['unpaced', 'sammy'] as const) {
@@ -219,7 +219,8 @@ async function main(): Promise<void> {
           console.log(`[${arm} ${s + 5}s] ${text}`);
         }
         const file = join(dir, home ? `demo-home-${home}-${arm}.png` : `demo-neighbour-${arm}.png`);
-        await page.screenshot({ path: file });
+        // The whole page: the router graph's figure line sits below an 820-px viewport.
+        await page.screenshot({ path: file, fullPage: true });
         console.log(`screenshot: ${file}`);
       }
     } finally {
