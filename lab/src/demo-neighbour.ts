@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { findChromium } from '@sammy/chromium';
 import { chromium } from 'playwright-core';
 import { launchInNamespace, LAB_CHROMIUM_ARGS, type NamespacedBrowser } from './browser.js';
+import { invocationDir } from './cli-options.js';
 import { topVideoKbps } from './bench.js';
 import { BOTTLENECK_MBPS, GAME_DEFAULTS, PAPER_BDP_BYTES, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE } from './config.js';
 import { gamePageUrl } from './neighbours/game-stream.js';
@@ -195,7 +196,8 @@ async function main(): Promise<void> {
       await new Promise<never>(() => undefined);
       return;
     }
-    const dir = resolve(values.screenshots);
+    // Relative to where npm run was typed (npm runs the script in lab/), as the bench's paths: `--screenshots lab/docs`.
+    const dir = resolve(invocationDir(), values.screenshots);
     mkdirSync(dir, { recursive: true });
     // The person's browser: a Chromium in this (the machine's own) namespace, mDNS candidates as shipped.
     const person = await chromium.launch({
