@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { findChromium } from '@sammy/chromium';
 import { chromium } from 'playwright-core';
 import { launchInNamespace, LAB_CHROMIUM_ARGS, type NamespacedBrowser } from './browser.js';
+import { invocationDir } from './cli-options.js';
 import { topVideoKbps } from './bench.js';
 import { BOTTLENECK_MBPS, GAME_DEFAULTS, PAPER_BDP_BYTES, PAPER_RTT_MS, QUEUE_BDP_MULTIPLE } from './config.js';
 import { gamePageUrl } from './neighbours/game-stream.js';
@@ -195,7 +196,8 @@ async function main(): Promise<void> {
       await new Promise<never>(() => undefined);
       return;
     }
-    const dir = resolve(values.screenshots);
+    // Relative to where npm run was typed (npm runs the script in lab/), as the bench's paths: `--screenshots lab/docs`.
+    const dir = resolve(invocationDir(), values.screenshots);
     mkdirSync(dir, { recursive: true });
     // The person's browser: a Chromium in this (the machine's own) namespace, mDNS candidates as shipped.
     const person = await chromium.launch({
@@ -204,7 +206,7 @@ async function main(): Promise<void> {
       args: LAB_CHROMIUM_ARGS.filter((a) => !a.startsWith('--disable-features')),
     });
     try {
-      // Rendered at 0.7 × (980 × 574 px): the game's noise does not compress, and the PNGs go in the repository.
+      // Rendered at 0.7 × (980 px wide, the whole page tall): the game's noise does not compress, and the PNGs go in the repository.
       const page = await (await person.newContext({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 0.7 })).newPage();
       await page.goto(demo(false), { waitUntil: 'load' });
       for (const arm of ['unpaced', 'sammy'] as const) {
@@ -219,7 +221,8 @@ async function main(): Promise<void> {
           console.log(`[${arm} ${s + 5}s] ${text}`);
         }
         const file = join(dir, home ? `demo-home-${home}-${arm}.png` : `demo-neighbour-${arm}.png`);
-        await page.screenshot({ path: file });
+        // The whole page: the router graph's figure line sits below an 820-px viewport.
+        await page.screenshot({ path: file, fullPage: true });
         console.log(`screenshot: ${file}`);
       }
     } finally {
