@@ -9,6 +9,7 @@ const FIGURES: Array<[keyof ScaleRow, string]> = [
   ['cpuSecondsPerGbit', 'server CPU s per delivered Gbit'],
   ['rssPerConnectionKB', 'RSS per connection, KB'],
   ['fdsPerConnection', 'fds per connection'],
+  ['kernelTcpMB', "host's kernel TCP memory at peak, MB"],
   ['loopDelayP99Ms', 'event-loop delay p99, ms'],
 ];
 

@@ -19,6 +19,7 @@ import { closeChild, killAllChildren, nextMessage, spawnNodeChild } from './chil
 import type { ScaleLoad, ScaleLoadResult, ScaleResponse } from './scale-clients.js';
 import { processCpuSeconds, processMemory, startEdge, type EdgeName } from './scale-edges.js';
 import { metricValue, startReference } from './scale-reference.js';
+import { hostTcpBytes } from './socket-memory.js';
 import { countSyscalls, type SyscallRates } from './syscalls.js';
 import { startServer, type BenchServer } from './server-process.js';
 import { percentile } from './stats.js';
@@ -122,6 +123,11 @@ export interface ScaleRow {
   peakRssMB: number;
   rssPerConnectionKB: number;
   fdsPerConnection: number;
+  /**
+   * Peak kernel memory of the host's TCP sockets over the run, less before it (sockstat, every 250 ms): the
+   * server's send queues and the viewers' receive queues, and whatever else the host runs meanwhile.
+   */
+  kernelTcpMB: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   seconds: number;
@@ -260,12 +266,15 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
   const idle = await served.sample();
   const cpuBefore = await served.cpuSeconds();
   let peak = idle;
+  const idleTcpBytes = hostTcpBytes();
+  let peakTcpBytes = idleTcpBytes;
   let polling = true;
   let during: string | undefined;
   let syscalls: Promise<SyscallRates | undefined> | undefined;
   const poller = (async () => {
     while (polling) {
       const s = await served.sample();
+      peakTcpBytes = Math.max(peakTcpBytes, hostTcpBytes());
       // --syscalls: counted over a window once half the connections are open (they open over spreadMs, and the
       // first close as the last open).
       if (values.syscalls && syscalls === undefined && s.connections >= Math.ceil(viewers / m.viewersPerSession) / 2)
@@ -326,6 +335,7 @@ async function measure(mode: Mode, viewers: number, served: Served, ethernetMss:
     peakRssMB: peak.rssBytes / 1e6,
     rssPerConnectionKB: (peak.rssBytes - idle.rssBytes) / connections / 1024,
     fdsPerConnection: (peak.fds - idle.fds) / connections,
+    kernelTcpMB: (peakTcpBytes - idleTcpBytes) / 1e6,
     loopDelayP99Ms: loop?.p99Ms ?? NaN,
     loopDelayMaxMs: loop?.maxMs ?? NaN,
     seconds: result.seconds,
@@ -379,6 +389,7 @@ const COLUMNS: Array<[string, (r: ScaleRow) => string]> = [
   ['peak RSS MB', (r) => r.peakRssMB.toFixed(0)],
   ['RSS/conn KB', (r) => r.rssPerConnectionKB.toFixed(0)],
   ['fds/conn', (r) => r.fdsPerConnection.toFixed(2)],
+  ['kernel TCP MB', (r) => r.kernelTcpMB.toFixed(0)],
   ['loop p99 ms', (r) => (Number.isNaN(r.loopDelayP99Ms) ? '-' : r.loopDelayP99Ms.toFixed(1))],
   ['loop max ms', (r) => (Number.isNaN(r.loopDelayMaxMs) ? '-' : r.loopDelayMaxMs.toFixed(0))],
   ['syscalls/s', (r) => (Number.isNaN(r.syscallsPerSecond) ? '-' : r.syscallsPerSecond.toFixed(0))],

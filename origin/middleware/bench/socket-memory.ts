@@ -29,11 +29,20 @@ function pageBytes(): number {
 }
 const PAGE = pageBytes();
 
-export function socketMemory(serverPort: number): SocketMemory {
+/** A field of /proc/net/sockstat's `TCP:` line (mem is in pages); NaN when absent. */
+function sockstatTcp(name: string): number {
   const tcp = readFileSync('/proc/net/sockstat', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('TCP:'));
-  const field = (name: string) => Number(tcp?.match(new RegExp(`\\b${name} (\\d+)`))?.[1] ?? NaN);
+  return Number(tcp?.match(new RegExp(`\\b${name} (\\d+)`))?.[1] ?? NaN);
+}
+
+/** Kernel memory of every TCP socket on the host, bytes (sockstat `TCP: mem`): cheap enough to sample often. */
+export function hostTcpBytes(): number {
+  return sockstatTcp('mem') * PAGE;
+}
+
+export function socketMemory(serverPort: number): SocketMemory {
   const serverSockets: Record<string, number> = {};
   let serverBytes = 0;
   try {
@@ -52,7 +61,7 @@ export function socketMemory(serverPort: number): SocketMemory {
   } catch {
     // ss missing: the host figure still stands.
   }
-  return { hostTcpBytes: field('mem') * PAGE, hostOrphans: field('orphan'), serverSockets, serverBytes };
+  return { hostTcpBytes: hostTcpBytes(), hostOrphans: sockstatTcp('orphan'), serverSockets, serverBytes };
 }
 
 export function formatSocketMemory(m: SocketMemory): string {
