@@ -16,7 +16,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS } from '../src/config.js';
 import { dashThroughputRule } from './support/dash-throughput-rule.js';
-import { targetChecks } from './support/known-misses.js';
 import { neighbourDelaysMs, qoe } from './support/qoe.js';
 import { sammyRule, simulateSession, type SimulatedRule, type SimulationConfig } from './support/session-simulator.js';
 
@@ -88,13 +87,12 @@ describe('issue 40: the home link, a 4K-like film beside a game (simulation)', (
       expect(results.sammy.queues[name].fillP95).toBeLessThanOrEqual(0.5 * results.unpaced.queues[name].fillP95);
     });
   }
-  const check = targetChecks({
-    bitrate:
-      '9775 vs 11 825 kbps, the same before the fill cap: Sammy’s rule climbs 7800 → 11 600 → 15 600 kbps, each step up refetching the buffer (fast switching), and reaches the top at 11 s; the lab measured the opposite on this link (13 850 vs 13 142 kbps, 3 runs each, dash.js’s own ABR there with BOLA, not modelled here)',
-  });
-  check('bitrate', 'the film keeps ≥ 98 % of the unpaced bitrate', () =>
-    expect(results.sammy.qoe.meanBitrateKbps).toBeGreaterThanOrEqual(0.98 * results.unpaced.qoe.meanBitrateKbps),
-  );
+  // Met since the simulation counts what is played (a refetch replaces the rest of its segment): 13 222 vs 8099 kbps. It
+  // was a known miss, 9775 vs 11 825, while refetched downloads counted as segments played. The unpaced figure is the
+  // modelled dash.js, which under fast switching steps up and back down every few segments (the lab's dash.js, with
+  // BOLA, does not); the lab's own figures on this link: 13 850 vs 13 142 kbps, 3 runs each.
+  it('the film keeps ≥ 98 % of the unpaced bitrate', () =>
+    expect(results.sammy.qoe.meanBitrateKbps).toBeGreaterThanOrEqual(0.98 * results.unpaced.qoe.meanBitrateKbps));
   it('the film stalls no more than unpaced', () =>
     expect(results.sammy.result.stallSeconds).toBeLessThanOrEqual(results.unpaced.result.stallSeconds));
 });
