@@ -21,7 +21,7 @@ export function dashSettings(player: MediaPlayerClass, paceOnly: boolean) {
   const update = (on: boolean, startKbps: number | undefined, cmcd: object) => {
     const own = paceOnly ? {} : { rules: Object.fromEntries(DASH_BUILT_IN_RULES.map((rule) => [rule, { active: !on && rules[rule] }])) };
     // Sammy's rule with fast switching (dash.js's default) refetches the whole buffer on each step up: on links under
-    // twice the rung the refetches arrive after their segments began to play (two switches each) and spend the buffer
+    // twice the rung refetched segments arrive after they began to play (two switches each), and the refetch spends the buffer
     // (issue 39's slow families). An app's own `true` stays.
     const mine = on && !paceOnly && fastSwitchEnabled !== true;
     player.updateSettings({
