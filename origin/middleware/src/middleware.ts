@@ -18,7 +18,7 @@ import {
 } from 'sammy-pacing-protocol';
 import type { DeliveryRecordLog } from './records/log.js';
 import type { DeliveryObserver, EngineMechanism } from './engine/contract.js';
-import { PacingEngine } from './engine/engine.js';
+import { PacingEngine } from './pacing-engine.js';
 import { PacingMetrics, type SammyMetrics } from './metrics/metrics.js';
 import { resolveOptions, type SammyPacingOptions } from './options.js';
 

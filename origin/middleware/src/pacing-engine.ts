@@ -7,12 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { PacingReport } from 'sammy-pacing-protocol';
-import { Admission } from './admission.js';
-import type { NewDeliveryRecord } from '../records/log.js';
-import { Http1Connection } from '../http1/connection.js';
-import { Http2Connection } from '../http2/connection.js';
-import type { DeliveryObserver, EngineSettings, PacedConnection } from './contract.js';
-import { PacedResponse, type PaceRequest } from './paced-response.js';
+import { Admission } from './engine/admission.js';
+import type { NewDeliveryRecord } from './records/log.js';
+import { Http1Connection } from './http1/connection.js';
+import { Http2Connection } from './http2/connection.js';
+import type { DeliveryObserver, EngineSettings, PacedConnection } from './engine/contract.js';
+import { PacedResponse, type PaceRequest } from './engine/paced-response.js';
 
 export class PacingEngine {
   readonly mechanism: EngineSettings['mechanism'];
