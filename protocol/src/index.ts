@@ -63,3 +63,4 @@ export {
   type ConnectionPaceDecision,
 } from './shared-connection.js';
 export { nearestName } from './nearest-name.js';
+export { describeValue, unknownOptionMessage, wrongTypeError } from './option-errors.js';

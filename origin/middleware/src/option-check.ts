@@ -5,7 +5,7 @@
  * cannot work is a RangeError. Each entry keeps one list of its options, a check per key typed by
  * its options interface, from which the known keys of the message come.
  */
-import { nearestName } from 'sammy-pacing-protocol';
+import { describeValue, nearestName, unknownOptionMessage, wrongTypeError } from 'sammy-pacing-protocol';
 
 /** Checks one option's value (defined), throwing with the entry's and the option's name. */
 export type OptionCheck<T> = (value: unknown, name: string) => asserts value is T;
@@ -13,13 +13,12 @@ export type OptionCheck<T> = (value: unknown, name: string) => asserts value is 
 /** One check per option of `T`: the list of known options. */
 export type OptionChecks<T> = { readonly [K in keyof T]-?: OptionCheck<Exclude<T[K], undefined>> };
 
-/** How a value reads in a message: its type, and the value itself where short. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
-  return typeof value === 'object' ? 'an object' : typeof value;
+/**
+ * A value of the wrong type, in the one shape of protocol's option errors: `<name> must be <wanted>,
+ * got <the value described>`, `name` being `<entry>: <key>`.
+ */
+export function wrongType(name: string, wanted: string, value: unknown): TypeError {
+  return wrongTypeError(name, wanted, describeValue(value));
 }
 
 /**
@@ -28,14 +27,12 @@ export function describeValue(value: unknown): string {
  */
 export function checkOptions<T extends object>(entry: string, options: unknown, checks: OptionChecks<T>): T {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`${entry}: options must be an object, got ${describeValue(options)}`);
+    throw wrongType(`${entry}: options`, 'an object', options);
   }
   const known = Object.keys(checks);
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(checks, key)) {
-      throw new TypeError(
-        `${entry}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')}); did you mean ${JSON.stringify(nearestName(key, known))}?`,
-      );
+      throw new TypeError(`${unknownOptionMessage(entry, key, nearestName(key, known))}; known: ${known.join(', ')}`);
     }
   }
   for (const key of known) {
@@ -49,18 +46,17 @@ export function checkOptions<T extends object>(entry: string, options: unknown, 
 
 /** A number (finite or not: ranges are the entry's to check, as RangeErrors). */
 export const isNumber: OptionCheck<number> = (value, name) => {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describeValue(value)}`);
+  if (typeof value !== 'number') throw wrongType(name, 'a number', value);
 };
 
 export const isBoolean: OptionCheck<boolean> = (value, name) => {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describeValue(value)}`);
+  if (typeof value !== 'boolean') throw wrongType(name, 'true or false', value);
 };
 
 /** One of `known` (a string of another value is a RangeError listing them). */
 export function oneOf<T extends string>(known: readonly T[], what = 'one of'): OptionCheck<T> {
   return (value, name) => {
-    if (typeof value !== 'string')
-      throw new TypeError(`${name} must be a string, ${what} ${known.join(', ')}; got ${describeValue(value)}`);
+    if (typeof value !== 'string') throw wrongType(name, `a string, ${what} ${known.join(', ')}`, value);
     if (!(known as readonly string[]).includes(value))
       throw new RangeError(`${name} must be ${what} ${known.join(', ')}, got ${JSON.stringify(value)}`);
   };

@@ -11,7 +11,7 @@ import type { EngineSettings } from './engine/contract.js';
 import { defaultLogger, type SammyLogger } from './logger.js';
 import { METRICS_OPTION_CHECKS, type SammyMetricsOptions } from './metrics/metrics.js';
 import { PACING_MODES, resolvePacingMechanism, type PacingMode } from './engine/mechanism.js';
-import { checkOptions, describeValue, isBoolean, isNumber, oneOf, type OptionCheck, type OptionChecks } from './option-check.js';
+import { checkOptions, wrongType, isBoolean, isNumber, oneOf, type OptionCheck, type OptionChecks } from './option-check.js';
 import { DEFAULT_BURST_MS } from './body/userspace-pacer.js';
 
 export interface SammyPacingOptions {
@@ -85,7 +85,7 @@ const isLogger: OptionCheck<SammyLogger> = (value, name) => {
     logger === null ||
     ['info', 'warn', 'debug'].some((m) => typeof logger[m as keyof SammyLogger] !== 'function')
   ) {
-    throw new TypeError(`${name} must be an object with info, warn and debug functions, got ${describeValue(value)}`);
+    throw wrongType(name, 'an object with info, warn and debug functions', value);
   }
 };
 
@@ -95,15 +95,14 @@ const PACING_OPTION_CHECKS: OptionChecks<SammyPacingOptions> = {
   minPaceKbps: isNumber,
   maxPaceKbps: isNumber,
   congestionControl: (value, name) => {
-    if (typeof value !== 'string')
-      throw new TypeError(`${name} must be a string, one of ${CONGESTION_CONTROLS.join(', ')}; got ${describeValue(value)}`);
+    if (typeof value !== 'string') throw wrongType(name, `a string, one of ${CONGESTION_CONTROLS.join(', ')}`, value);
     if (!isCongestionControl(value))
       throw new RangeError(`${name}: unknown congestion control ${JSON.stringify(value)} (known: ${CONGESTION_CONTROLS.join(', ')})`);
   },
   allowClientCongestionControl: isBoolean,
   records: (value, name) => {
     if (!(value instanceof DeliveryRecordLog) && typeof value !== 'number') {
-      throw new TypeError(`${name} must be a DeliveryRecordLog or a capacity (a number), got ${describeValue(value)}`);
+      throw wrongType(name, 'a DeliveryRecordLog or a capacity (a number)', value);
     }
   },
   userspaceBurstMs: isNumber,
@@ -112,8 +111,7 @@ const PACING_OPTION_CHECKS: OptionChecks<SammyPacingOptions> = {
   logger: isLogger,
   metrics: (value, name) => {
     if (typeof value === 'boolean') return;
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw new TypeError(`${name} must be true, false or { registry }, got ${describeValue(value)}`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrongType(name, 'true, false or { registry }', value);
     checkOptions(name, value, METRICS_OPTION_CHECKS);
   },
 };

@@ -8,7 +8,9 @@ const make = (options: Record<string, unknown>) => () => sammyPacing({ logger: s
 
 describe('sammyPacing options', () => {
   it('refuses an unknown key, naming it and the known ones', () => {
-    expect(make({ minPaceKpbs: 2000 })).toThrow(/unknown option "minPaceKpbs" \(known: mechanism, minPaceKbps/);
+    expect(make({ minPaceKpbs: 2000 })).toThrow(
+      /unknown option 'minPaceKpbs' \(did you mean 'minPaceKbps'\?\); known: mechanism, minPaceKbps/,
+    );
   });
 
   it("refuses an unknown mechanism, listing the four (pacing off is 'none', the word records report)", () => {

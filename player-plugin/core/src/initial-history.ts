@@ -1,4 +1,3 @@
-import { DEFAULT_PARAMETERS } from './config.js';
 import { appendBounded, harmonicMeanKbps } from './policy/throughput.js';
 
 /** Where initial-phase throughput samples persist between sessions. */
@@ -51,17 +50,21 @@ export function defaultStore(): InitialThroughputStore {
   };
 }
 
-/** The initial-phase history: bounded, persisted, never fed paced samples. (Closures: their names shrink in a minified bundle.) */
-export function initialThroughputHistory(store: InitialThroughputStore = defaultStore(), limit: number = DEFAULT_PARAMETERS.historyLimit) {
+/**
+ * The initial-phase history: bounded, persisted, never fed paced samples. Its one user, the session,
+ * passes its parameters' limits every time, so none has a default. (Closures: their names shrink in
+ * a minified bundle.)
+ */
+export function initialThroughputHistory(store: InitialThroughputStore = defaultStore(), limit: number) {
   let samples = store.load().slice(-limit);
   return {
     /** Records an unpaced initial-phase sample, kbps, keeping the latest `limit`. */
-    add(kbps: number, limit: number = DEFAULT_PARAMETERS.historyLimit): void {
+    add(kbps: number, limit: number): void {
       samples = appendBounded(samples, kbps, limit);
       store.save(samples);
     },
     /** Harmonic mean of the latest `window` samples, kbps; undefined when empty. */
-    estimateKbps: (window: number = DEFAULT_PARAMETERS.throughputWindow): number | undefined => harmonicMeanKbps(samples, window),
+    estimateKbps: (window: number): number | undefined => harmonicMeanKbps(samples, window),
     get size(): number {
       return samples.length;
     },

@@ -23,9 +23,9 @@ describe('defaultStore', () => {
   it('persists the history in localStorage between sessions', () => {
     const storage = fakeStorage();
     vi.stubGlobal('localStorage', storage);
-    initialThroughputHistory(defaultStore()).add(8000);
+    initialThroughputHistory(defaultStore(), 20).add(8000, 20);
     expect(JSON.parse(storage.items.get(INITIAL_HISTORY_KEY)!)).toEqual([8000]);
-    expect(initialThroughputHistory(defaultStore()).estimateKbps()).toBe(8000);
+    expect(initialThroughputHistory(defaultStore(), 20).estimateKbps(5)).toBe(8000);
   });
 
   it('drops what is not a positive number from a stored history', () => {
@@ -39,11 +39,11 @@ describe('defaultStore', () => {
 
   it('keeps the history in memory for the page when storage throws on every call', () => {
     vi.stubGlobal('localStorage', fakeStorage({ get: true, set: true }));
-    const history = initialThroughputHistory(defaultStore());
+    const history = initialThroughputHistory(defaultStore(), 20);
     expect(history.size).toBe(0);
-    history.add(6000);
-    history.add(12000);
-    expect(history.estimateKbps()).toBe(8000);
+    history.add(6000, 20);
+    history.add(12000, 20);
+    expect(history.estimateKbps(5)).toBe(8000);
   });
 
   it('works when reading localStorage itself throws (storage blocked by the user)', () => {

@@ -88,6 +88,24 @@ describe('parseTrace: either', () => {
     );
   });
 
+  it('refuses options it does not know, of the wrong type, or a format it does not read, in the one options-error shape', () => {
+    const trace = lines('0 1', '1 2');
+    const refusal = (name: string, message: string) => expect.objectContaining({ name, message });
+    expect(() => parseTrace(trace, { bin: 50 } as never)).toThrow(
+      refusal('TypeError', "parseTrace: unknown option 'bin' (did you mean 'binMs'?); known: source, format, binMs"),
+    );
+    expect(() => parseTrace(trace, { binMs: '100' } as never)).toThrow(
+      refusal('TypeError', 'parseTrace: binMs must be a number, got string "100"'),
+    );
+    expect(() => parseTrace(trace, 'mahimahi' as never)).toThrow(
+      refusal('TypeError', 'parseTrace: options must be an object, got string "mahimahi"'),
+    );
+    expect(() => parseTrace(trace, { format: 'csv' } as never)).toThrow(
+      refusal('RangeError', `parseTrace: format must be 'mahimahi' or 'seconds-mbps', got "csv"`),
+    );
+    expect(parseTrace(trace, { format: 'seconds-mbps', source: 'x', binMs: undefined }).steps).toHaveLength(2);
+  });
+
   it('round-trips a capacity curve through both formats', () => {
     const steps = [0, 1, 2, 3].map((i) => ({ startSeconds: i, kbps: [6000, 30_000, 1500, 12_000][i]! }));
     const viaLines = parseTrace(formatSecondsMbps(steps));

@@ -11,7 +11,7 @@
  */
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
-import { describeValue } from '../option-check.js';
+import { wrongType } from '../option-check.js';
 import { AckTracker } from '../socket/ack-tracker.js';
 import { ConnectionSocket } from '../socket/connection-socket.js';
 
@@ -22,9 +22,7 @@ const DESTROYED_GRACE_MS = 2000;
 /** Starts the sweep on `server`; it stops when the server closes. Returns a function that stops it. */
 export function releaseHttp2Sockets(server: Http2SecureServer | Http2Server): () => void {
   if (typeof (server as Partial<Http2Server> | null)?.on !== 'function') {
-    throw new TypeError(
-      `releaseHttp2Sockets: server must be a node:http2 server (createSecureServer, createServer), got ${describeValue(server)}`,
-    );
+    throw wrongType('releaseHttp2Sockets: server', 'a node:http2 server (createSecureServer, createServer)', server);
   }
   const accepted = new Map<string, Socket>();
   const sessions = new Map<Http2Session, { socket: Socket; conn: ConnectionSocket; destroyedAt?: number }>();

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf } from 'sammy-pacing-protocol';
 import type { SammyMetrics } from './metrics.js';
-import { checkOptions, describeValue, type OptionChecks } from '../option-check.js';
+import { checkOptions, wrongType, type OptionChecks } from '../option-check.js';
 import { hostCheck, isAllowedHosts, type SammyRecordsOptions } from '../records/handler.js';
 
 export const METRICS_PATH = '/metrics';
@@ -23,7 +23,7 @@ const ENDPOINT_OPTION_CHECKS: OptionChecks<SammyMetricsEndpointOptions> = { allo
 
 export function sammyMetricsEndpoint(metrics: SammyMetrics, input: SammyMetricsEndpointOptions = {}): SammyMetricsEndpoint {
   if (typeof (metrics as Partial<SammyMetrics> | undefined)?.registry?.metrics !== 'function') {
-    throw new TypeError(`sammyMetricsEndpoint: metrics must be sammyPacing({ metrics: true }).metrics, got ${describeValue(metrics)}`);
+    throw wrongType('sammyMetricsEndpoint: metrics', 'sammyPacing({ metrics: true }).metrics', metrics);
   }
   const options = checkOptions('sammyMetricsEndpoint', input, ENDPOINT_OPTION_CHECKS);
   const hostAllowed = hostCheck(options.allowedHosts);

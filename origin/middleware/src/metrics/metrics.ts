@@ -9,7 +9,7 @@ import type { Http2ServerResponse, Http2Session } from 'node:http2';
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 import { BYTES_PER_SECOND_PER_KBPS, type PacingReport, type RtpReading } from 'sammy-pacing-protocol';
-import { describeValue, type OptionChecks } from '../option-check.js';
+import { wrongType, type OptionChecks } from '../option-check.js';
 import type { NewDeliveryRecord } from '../records/log.js';
 import type { DeliveryObserver, EngineEvent } from '../engine/contract.js';
 import type { PaceRequest } from '../engine/paced-response.js';
@@ -30,8 +30,7 @@ export interface SammyMetricsOptions {
 /** `SammyMetricsOptions`, one check each (a registry's origin is checked once prom-client is loaded). */
 export const METRICS_OPTION_CHECKS: OptionChecks<SammyMetricsOptions> = {
   registry: (value, name) => {
-    if (typeof value !== 'object' || value === null)
-      throw new TypeError(`${name} must be a prom-client Registry, got ${describeValue(value)}`);
+    if (typeof value !== 'object' || value === null) throw wrongType(name, 'a prom-client Registry', value);
   },
 };
 

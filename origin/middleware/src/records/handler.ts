@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { RECORD_EVENT, RECORD_EVENTS_PATH, RECORDS_PATH, RECORDS_SKIPPED_EVENT, type RecordsSkipped } from 'sammy-pacing-protocol';
-import { checkOptions, describeValue, isNumber, type OptionCheck, type OptionChecks } from '../option-check.js';
+import { checkOptions, wrongType, isNumber, type OptionCheck, type OptionChecks } from '../option-check.js';
 import { DeliveryRecordLog } from './log.js';
 import { pathOf } from 'sammy-pacing-protocol';
 import { setSendBuffer, socketFd } from '../socket/socket-options.js';
@@ -100,7 +100,7 @@ function positive(name: string, value: number): number {
 /** `allowedHosts` of the records and the metrics endpoint: host names, or `'any'`. */
 export const isAllowedHosts: OptionCheck<readonly string[] | 'any'> = (value, name) => {
   if (value === 'any' || (Array.isArray(value) && value.every((h) => typeof h === 'string'))) return;
-  throw new TypeError(`${name} must be an array of host names or 'any', got ${describeValue(value)}`);
+  throw wrongType(name, "an array of host names or 'any'", value);
 };
 
 /** `sammyRecords()`'s options, one check each. */
@@ -305,8 +305,7 @@ class RecordStreams {
 }
 
 export function sammyRecords(log: DeliveryRecordLog, input: SammyRecordsOptions = {}): SammyRecordsHandler {
-  if (!(log instanceof DeliveryRecordLog))
-    throw new TypeError(`sammyRecords: log must be a DeliveryRecordLog (sammyPacing().records), got ${describeValue(log)}`);
+  if (!(log instanceof DeliveryRecordLog)) throw wrongType('sammyRecords: log', 'a DeliveryRecordLog (sammyPacing().records)', log);
   const options = checkOptions('sammyRecords', input, RECORDS_OPTION_CHECKS);
   const { maxSubscribers, maxSubscribersPerClient, limits } = resolveRecordsOptions(options);
   const hostAllowed = hostCheck(options.allowedHosts);

@@ -10,10 +10,10 @@ import { createSession, type SammySession } from '../session/session.js';
 import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
 import type { SammyParameters } from '../config.js';
-import type { ADAPTER_OPTIONS } from '../options.js';
+import { ADAPTER_OPTIONS, withOptions } from '../options.js';
 
 /** The adapters' own option keys (options.ts ADAPTER_OPTIONS), which the compiler holds to `AdapterOptions` both ways. */
-type AdapterOptionKey = (typeof ADAPTER_OPTIONS)[number];
+type AdapterOptionKey = keyof typeof ADAPTER_OPTIONS;
 // (A type, not code: the bundle carries none of it.)
 type OwnKeysListed<T extends true> = T;
 type ListedOnce = OwnKeysListed<
@@ -113,6 +113,8 @@ export function createAdapterKit<Settings>(
   player: PlayerDescription<Settings>,
 ): AdapterKit {
   const { mode, enabled, cmcdMode: requestedCmcdMode, bufferTargetSeconds, initialHistory, ...parameters } = options;
+  // (Their types only: the session applies its own defaults to them.)
+  withOptions({ enabled, bufferTargetSeconds }, ADAPTER_OPTIONS);
   const paceOnlyMode = paceOnlyModeOf<PaceOnlyMode<Settings>>(mode, `${player.package}/pace-only`);
   const paceOnly = paceOnlyMode !== undefined;
   const targetSeconds = () => bufferTargetSeconds ?? player.bufferTargetSeconds();

@@ -11,13 +11,15 @@ export interface PaceShortfallDetail {
 
 /** A configuration Sammy refuses: its message names the parameter and the value it needs. */
 export class SammyConfigError extends Error {
-  constructor(
-    readonly parameter: keyof SammyParameters,
-    message: string,
-    /** For c0/c1 refused because the pace could starve an ABR rule. */
-    readonly shortfall?: PaceShortfallDetail,
-  ) {
+  // (Declared and set in the constructor: no class-field definitions in the players' bundles.)
+  declare readonly parameter: keyof SammyParameters;
+  /** For c0/c1 refused because the pace could starve an ABR rule. */
+  declare readonly shortfall?: PaceShortfallDetail;
+
+  constructor(parameter: keyof SammyParameters, message: string, shortfall?: PaceShortfallDetail) {
     super(message);
+    this.parameter = parameter;
+    this.shortfall = shortfall;
     this.name = 'SammyConfigError';
   }
 }

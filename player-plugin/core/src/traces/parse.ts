@@ -12,6 +12,7 @@
  *
  * Blank lines and `#` comments are skipped. Anything else is an error naming the line.
  */
+import { describeValue, nearestName, unknownOptionMessage, wrongTypeError } from 'sammy-pacing-protocol';
 import { MAHIMAHI_PACKET_KBITS, type BandwidthTrace, type RateStep, type TraceFormat } from './trace.js';
 
 /** A trace that cannot be read: `line` is 1-based (0: the trace as a whole). */
@@ -38,6 +39,30 @@ export interface ParseTraceOptions {
    * variation. The opportunities themselves are kept as they are (`opportunitiesMs`).
    */
   binMs?: number;
+}
+
+/** ParseTraceOptions' keys, each with a value of its type: their one list, held to the interface by the compiler. */
+const PARSE_TRACE_OPTIONS = { source: '', format: '', binMs: 0 } satisfies Record<keyof ParseTraceOptions, unknown>;
+const TRACE_FORMATS: readonly string[] = ['mahimahi', 'seconds-mbps'] satisfies TraceFormat[];
+
+/**
+ * Refuses, in the one shape of every options error (sammy-pacing-protocol's; this runs in Node, not
+ * in a player's bundle, so it names the value and the known options too), options that are not an
+ * object, an unknown key, a value of another type than its sample's, and a format it does not read.
+ */
+function checkParseTraceOptions(options: unknown): ParseTraceOptions {
+  if (typeof options !== 'object' || options === null) throw wrongTypeError('parseTrace: options', 'an object', describeValue(options));
+  const known = Object.keys(PARSE_TRACE_OPTIONS);
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.hasOwn(PARSE_TRACE_OPTIONS, key))
+      throw new TypeError(`${unknownOptionMessage('parseTrace', key, nearestName(key, known))}; known: ${known.join(', ')}`);
+    const type = typeof PARSE_TRACE_OPTIONS[key as keyof ParseTraceOptions];
+    if (value !== undefined && typeof value !== type) throw wrongTypeError(`parseTrace: ${key}`, `a ${type}`, describeValue(value));
+  }
+  const { format } = options as ParseTraceOptions;
+  if (format !== undefined && !TRACE_FORMATS.includes(format))
+    throw new RangeError(`parseTrace: format must be 'mahimahi' or 'seconds-mbps', got ${JSON.stringify(format)}`);
+  return options;
 }
 
 interface DataLine {
@@ -105,7 +130,8 @@ export function detectTraceFormat(text: string, source = 'trace'): TraceFormat {
   return format;
 }
 
-export function parseTrace(text: string, options: ParseTraceOptions = {}): BandwidthTrace {
+export function parseTrace(text: string, input: ParseTraceOptions = {}): BandwidthTrace {
+  const options = checkParseTraceOptions(input);
   const source = options.source ?? 'trace';
   const format = options.format ?? detectTraceFormat(text, source);
   const trace = format === 'mahimahi' ? parseMahimahi(text, source, options.binMs ?? 100) : parseSecondsMbps(text, source);
