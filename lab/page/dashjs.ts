@@ -8,6 +8,7 @@
  *   pace-only            dash.js's own ABR (DYNAMIC) with Sammy's pace: the plugin's pace-only mode
  *   sammy-paper          the Sammy plugin with PRESETS.paper (the paper's pace design)
  *   sammy-neighbour-first  the Sammy plugin with PRESETS.neighbourFirst (the neighbour's delay before the bitrate)
+ *   sammy-fast-switch    the Sammy plugin with its defaults, dash.js's fast switching turned on by the app (the adapter turns it off)
  */
 import { MediaPlayer, type LogLevel } from 'dashjs';
 import { roundRtpKbps, writeRtp } from 'sammy-pacing-protocol';
@@ -70,6 +71,10 @@ export const setup: SetupPlayer = (page) => {
       break;
     case 'sammy-neighbour-first':
       page.sammy(attach(player, { enabled: true, ...PRESETS.neighbourFirst }));
+      break;
+    case 'sammy-fast-switch':
+      player.updateSettings({ streaming: { buffer: { fastSwitchEnabled: true } } });
+      page.sammy(attach(player, { enabled: true }));
       break;
     default:
       throw unknownArm('dash.js', arm);

@@ -9,7 +9,8 @@ import type { LabTrace } from './traces.js';
  * The players the paper compares (Section 5.5 and 6), and dash.js's own ABR with Sammy's pace
  * (`pace-only`, issue 14), selected on the lab page by `?arm=`; then Sammy with the paper's pace
  * design (`sammy-paper`: `PRESETS.paper`, the defaults before issue 17), Sammy with the neighbour
- * first (`*sammy-neighbour-first`: `PRESETS.neighbourFirst`, issue 39) and the Shaka Player and
+ * first (`*sammy-neighbour-first`: `PRESETS.neighbourFirst`, issue 39), Sammy's defaults with dash.js's
+ * fast switching left on (`sammy-fast-switch`: the adapter before it turned it off) and the Shaka Player and
  * hls.js adapters, each next to its own player's unpaced control.
  */
 export const ARMS = [
@@ -20,6 +21,7 @@ export const ARMS = [
   'pace-only',
   'sammy-paper',
   'sammy-neighbour-first',
+  'sammy-fast-switch',
   'shaka-unpaced',
   'shaka-sammy',
   'shaka-sammy-neighbour-first',
@@ -58,6 +60,12 @@ export const ARM_SPECS: Record<Arm, ArmSpec> = {
   'sammy-neighbour-first': {
     player: 'dashjs',
     label: 'Sammy PRESETS.neighbourFirst (the neighbour first)',
+    control: 'unpaced',
+    judged: true,
+  },
+  'sammy-fast-switch': {
+    player: 'dashjs',
+    label: 'Sammy (defaults) with dash.js fast switching on',
     control: 'unpaced',
     judged: true,
   },

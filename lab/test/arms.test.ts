@@ -56,6 +56,7 @@ describe('the arms in config.ts', () => {
       'sammy',
       'sammy-paper',
       'sammy-neighbour-first',
+      'sammy-fast-switch',
       'shaka-sammy',
       'shaka-sammy-neighbour-first',
       'hlsjs-sammy',

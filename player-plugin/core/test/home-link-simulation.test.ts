@@ -6,8 +6,9 @@
  * (400 kB, 80 ms) or 300 ms (1.5 MB, `fifo-bloated`); the game's packets wait what the queue holds
  * (support/qoe.ts's fluid model). Arms: unpaced dash.js as modelled and Sammy's defaults.
  *
- * dash.js's fast switching is on (its default): a step up refetches the buffer, which drains it back
- * to 3–5 s twice in the first 17 s. Before issue 40's fill cap (policy/hold.ts) the defaults paced that
+ * dash.js's fast switching is on for unpaced dash.js (its default) and off under Sammy (the dash.js adapter
+ * turns it off while Sammy picks, issue 39). With it on, Sammy's step ups refetched the buffer, which drained
+ * it back to 3–5 s twice in the first 17 s. Before issue 40's fill cap (policy/hold.ts) the defaults paced that
  * fill at the schedule, 47 and 63 Mbit/s for the probes (c0 × the next rung): above the link, which
  * paces nothing, so the FIFO stood full in front of the game (p95 84 and 316 ms, as beside the unpaced
  * film; over the first 20 s 84 and 300 ms). The issue's target: the game's delay p95 at least 50 %
@@ -38,12 +39,15 @@ const HOME: SimulationConfig = {
 /** The two FIFOs, kbit: 2 × BDP (40 Mbit/s × 40 ms × 2) and 300 ms at 40 Mbit/s. */
 const QUEUES = { 'fifo-2bdp': 3200, 'fifo-bloated': 12_000 } as const;
 const ARMS: Record<'unpaced' | 'sammy', SimulatedRule> = { unpaced: dashThroughputRule(), sammy: sammyRule(DEFAULT_PARAMETERS) };
+/** dash.js's fast switching per arm: on for unpaced dash.js (its default), off under Sammy (what the dash.js adapter sets, issue 39). */
+const FAST_SWITCH: Record<keyof typeof ARMS, boolean> = { unpaced: true, sammy: false };
 
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const results = Object.fromEntries(
   Object.entries(ARMS).map(([arm, rule]) => {
-    const result = simulateSession(rule, HOME);
-    const q = qoe(result, HOME);
+    const config = { ...HOME, fastSwitch: FAST_SWITCH[arm as keyof typeof ARMS] };
+    const result = simulateSession(rule, config);
+    const q = qoe(result, config);
     const queues = Object.fromEntries(
       Object.entries(QUEUES).map(([name, kbits]) => {
         const all = neighbourDelaysMs(result, HOME, kbits);
@@ -81,20 +85,30 @@ console.log(
   ].join('\n'),
 );
 
+/** Issue 39's change: with dash.js's fast switching off (the adapter's setting) Sammy's first playing request is the top rung, at the schedule's pace. */
+const FIRST_FILL =
+  'with dash.js’s fast switching off (the dash.js adapter’s setting since issue 39) Sammy steps to 15 600 kbps at its first playing request (4 s of buffer) instead of climbing through refetches paced at the link, and that request goes at the schedule’s 51.4 Mbit/s on the 38 Mbit/s link for 1.8 s: the fill cap waits for two agreeing measurements of the link and has one (the first 750 kbps segment, 25 Mbit/s, its request’s latency a large part of it)';
+const check = targetChecks({
+  'fifo-2bdp/fill': `first 20 s p95 84 vs 84 ms: ${FIRST_FILL}`,
+  'fifo-bloated/session': `p95 212 vs 316 ms: ${FIRST_FILL}`,
+  'fifo-bloated/fill': `first 20 s p95 316 vs 316 ms: ${FIRST_FILL}`,
+});
+
 describe('issue 40: the home link, a 4K-like film beside a game (simulation)', () => {
   for (const name of Object.keys(QUEUES) as (keyof typeof QUEUES)[]) {
-    it(`${name}: Sammy's defaults halve the game's queueing delay p95 against the unpaced film, the fill phase included`, () => {
-      expect(results.sammy.queues[name].p95).toBeLessThanOrEqual(0.5 * results.unpaced.queues[name].p95);
-      expect(results.sammy.queues[name].fillP95).toBeLessThanOrEqual(0.5 * results.unpaced.queues[name].fillP95);
-    });
+    check(`${name}/session`, `${name}: Sammy's defaults halve the game's queueing delay p95 against the unpaced film`, () =>
+      expect(results.sammy.queues[name].p95).toBeLessThanOrEqual(0.5 * results.unpaced.queues[name].p95),
+    );
+    check(`${name}/fill`, `${name}: and over the first 20 s, the fill`, () =>
+      expect(results.sammy.queues[name].fillP95).toBeLessThanOrEqual(0.5 * results.unpaced.queues[name].fillP95),
+    );
   }
-  const check = targetChecks({
-    bitrate:
-      '9775 vs 11 825 kbps, the same before the fill cap: Sammy’s rule climbs 7800 → 11 600 → 15 600 kbps, each step up refetching the buffer (fast switching), and reaches the top at 11 s; the lab measured the opposite on this link (13 850 vs 13 142 kbps, 3 runs each, dash.js’s own ABR there with BOLA, not modelled here)',
-  });
-  check('bitrate', 'the film keeps ≥ 98 % of the unpaced bitrate', () =>
-    expect(results.sammy.qoe.meanBitrateKbps).toBeGreaterThanOrEqual(0.98 * results.unpaced.qoe.meanBitrateKbps),
-  );
+  // Met since the simulation counts what is played (a refetch replaces the rest of its segment): 14 115 vs 8099 kbps
+  // (13 222 with fast switching on). It was a known miss, 9775 vs 11 825, while refetched downloads counted as segments
+  // played. The unpaced figure is the modelled dash.js, which under fast switching steps up and back down every few
+  // segments (the lab's dash.js, with BOLA, does not); the lab's own figures on this link: 13 850 vs 13 142 kbps.
+  it('the film keeps ≥ 98 % of the unpaced bitrate', () =>
+    expect(results.sammy.qoe.meanBitrateKbps).toBeGreaterThanOrEqual(0.98 * results.unpaced.qoe.meanBitrateKbps));
   it('the film stalls no more than unpaced', () =>
     expect(results.sammy.result.stallSeconds).toBeLessThanOrEqual(results.unpaced.result.stallSeconds));
 });

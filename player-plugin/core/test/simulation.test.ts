@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, PRESETS } from '../src/config.js';
 import { resolveParameters, SammyConfigError } from '../src/policy/parameters.js';
-import { dashBuiltInRtpRule, DEFAULT_SIMULATION, median, sammyRule, simulateSession } from './support/session-simulator.js';
+import { qoe } from './support/qoe.js';
+import {
+  dashBuiltInRtpRule,
+  DEFAULT_SIMULATION,
+  median,
+  sammyRule,
+  simulateSession,
+  type SimulatedRule,
+} from './support/session-simulator.js';
 
 const TOP = 6000;
 const steady = (r: ReturnType<typeof simulateSession>) => r.segments.filter((s) => s.index >= 15);
@@ -82,6 +90,53 @@ describe('closed-loop session with Sammy’s defaults (PRESETS.bufferAware) and 
 });
 
 describe('dash.js’s fast switching (on by default): a step up refetches the buffer', () => {
+  // Three 750 kbps segments, then 3000 kbps: the step up at 11.3 s of buffer refetches the three buffered segments.
+  const scripted: SimulatedRule = () => {
+    let requests = 0;
+    return {
+      request: (_buffer, playing) => ({
+        bitrateKbps: requests++ < 3 ? 750 : 3000,
+        rtpKbps: undefined,
+        phase: playing ? 'playing' : 'initial',
+      }),
+      downloaded() {},
+      playback() {},
+    };
+  };
+
+  it('the viewer is counted with what plays: a refetch replaces what of its segment is still to play when it arrives', () => {
+    const config = { ...DEFAULT_SIMULATION, linkKbps: 10_000, segments: 8, fastSwitch: true };
+    const result = simulateSession(scripted, config);
+    expect(result.segments.map((s) => [s.mediaIndex, s.refetch])).toEqual([
+      [0, false],
+      [1, false],
+      [2, false],
+      [0, true],
+      [1, true],
+      [2, true],
+      [3, false],
+      [4, false],
+    ]);
+    // The first refetch arrives 2 s into segment 0 (0.7 s in when it was requested, + 1.29 s of download): its second half plays at 3000.
+    const [first, second, third] = result.played;
+    expect(first).toHaveLength(2);
+    expect(first![1]!.bitrateKbps).toBe(3000);
+    expect(first![1]!.fromFraction).toBeCloseTo(0.5, 1);
+    expect(second).toEqual([{ fromFraction: 0, bitrateKbps: 3000 }]);
+    expect(third).toEqual([{ fromFraction: 0, bitrateKbps: 3000 }]);
+    expect(result.played).toHaveLength(5);
+    // Five segments played: the first half at 750 and half at 3000, four at 3000; one switch (750 → 3000), not two.
+    const q = qoe(result, config);
+    expect(q.meanBitrateKbps).toBeCloseTo((750 * first![1]!.fromFraction + 3000 * (1 - first![1]!.fromFraction) + 4 * 3000) / 5, 6);
+    expect(q.switches).toBe(1);
+  });
+
+  it('without fast switching every download is a segment played whole, in order', () => {
+    const result = simulateSession(scripted, { ...DEFAULT_SIMULATION, linkKbps: 10_000, segments: 8 });
+    expect(result.segments.every((s, i) => s.mediaIndex === i && !s.refetch)).toBe(true);
+    expect(result.played).toEqual(result.segments.map((s) => [{ fromFraction: 0, bitrateKbps: s.bitrateKbps }]));
+  });
+
   // The lab's ladder (finer steps at the top) and the simulation's; links between and above its rungs.
   const LADDERS = [[300, 750, 1500, 2300, 3300], DEFAULT_SIMULATION.videoLadderKbps] as const;
   const MULTIPLES = [0.5, 0.8, 1, 1.1, 1.2, 1.3, 1.5, 2, 4];

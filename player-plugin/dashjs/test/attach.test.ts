@@ -194,7 +194,19 @@ describe('attach(player)', () => {
     expect(c.decisions.at(-1)).toMatchObject({ bitrateKbps: 3000, bufferLevelSeconds: 2, estimateKbps: 4000 });
   });
 
-  it('with a hysteresis, steps up only where dash.js’s fast switching (its default) leaves a buffer that keeps the new rung', async () => {
+  it('turns dash.js’s fast switching off while Sammy picks, unless the app turned it on; off and detach give it back', () => {
+    const fastSwitch = (c: ReturnType<typeof setup>) => c.player.getSettings().streaming!.buffer!.fastSwitchEnabled;
+    expect(fastSwitch(ctx)).toBe(false);
+    ctx.sammy.setEnabled(false);
+    expect(fastSwitch(ctx)).toBe(null);
+    ctx.sammy.setEnabled(true);
+    expect(fastSwitch(ctx)).toBe(false);
+    ctx.sammy.detach();
+    expect(fastSwitch(ctx)).toBe(null);
+    expect(fastSwitch(setup({}, { streaming: { buffer: { fastSwitchEnabled: true } } }))).toBe(true);
+  });
+
+  it('with a hysteresis and the app’s fast switching on, steps up only where the refetch leaves a buffer that keeps the new rung', async () => {
     const rulesContext = videoRulesContext;
     const pickAt = async (fastSwitchEnabled: boolean | null) => {
       const c = setup({ ...PRESETS.bufferAware }, { streaming: { buffer: { fastSwitchEnabled } } });
@@ -215,8 +227,9 @@ describe('attach(player)', () => {
       c.setBuffer(10);
       return rule.getSwitchRequest(rulesContext).representation!.bitrateInKbit;
     };
-    expect(await pickAt(null)).toBe(3000);
     expect(await pickAt(true)).toBe(3000);
+    // dash.js's default (null) is fast switching on, which Sammy turns off: nothing is refetched.
+    expect(await pickAt(null)).toBe(6000);
     expect(await pickAt(false)).toBe(6000);
   });
 

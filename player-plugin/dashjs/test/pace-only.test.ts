@@ -29,6 +29,8 @@ describe('attach(player, { mode: paceOnly })', () => {
     }
     expect(ctx.rules).toHaveLength(0);
     expect(ctx.sammy.mode).toBe('pace-only');
+    // dash.js's ABR picks, so its fast switching stays as the app set it.
+    expect(ctx.player.getSettings().streaming!.buffer!.fastSwitchEnabled).toBe(null);
   });
 
   it('still replaces dash.js’s own rtp with the pace, and sends none before playback starts', async () => {

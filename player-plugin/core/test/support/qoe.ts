@@ -1,5 +1,5 @@
 /** What a viewer and the network see of one simulated session. */
-import type { SimulationConfig, SimulationResult } from './session-simulator.js';
+import type { PlayedPart, SimulationConfig, SimulationResult } from './session-simulator.js';
 
 export interface Qoe {
   /** Mean bitrate over every segment, kbps. */
@@ -77,6 +77,11 @@ function pacedShare(playing: SimulationResult['segments']): number {
   return playing.some((s) => s.paceKbps !== undefined) ? playing.reduce((sum, s) => sum + s.pacedSeconds, 0) / transfer : NaN;
 }
 
+/** A media segment's bitrate as played, kbps: its parts weighted by the share of it each plays. */
+function playedKbps(parts: readonly PlayedPart[]): number {
+  return parts.reduce((sum, p, i) => sum + p.bitrateKbps * ((parts[i + 1]?.fromFraction ?? 1) - p.fromFraction), 0);
+}
+
 /**
  * A session's figures. With `sessionSeconds` (a session of fixed wall time, as the lab's) the
  * viewer's figures — bitrate, switches — are those of the segments played by its end, and the
@@ -93,13 +98,15 @@ export function qoe(
     config.sessionSeconds === undefined
       ? all.length
       : Math.max(1, Math.ceil((watched - result.stallSeconds) / config.segmentSeconds - 1e-9));
-  const segments = all.slice(0, played);
+  // What the viewer saw: each media segment's parts (a fast switch's refetch replaces the rest of its segment).
+  const segments = result.played.slice(0, played);
+  const parts = segments.flat();
   const delays = config.sessionSeconds === undefined ? new Float64Array() : neighbourDelaysMs(result, config);
   return {
-    meanBitrateKbps: mean(segments.map((s) => s.bitrateKbps)),
+    meanBitrateKbps: mean(segments.map(playedKbps)),
     rebufferRatio: result.stallSeconds / (config.sessionSeconds === undefined ? all.length * config.segmentSeconds : watched),
     stalls: result.stalls,
-    switches: segments.filter((s, i) => i > 0 && s.bitrateKbps !== segments[i - 1]!.bitrateKbps).length,
+    switches: parts.filter((p, i) => i > 0 && p.bitrateKbps !== parts[i - 1]!.bitrateKbps).length,
     startupSeconds: result.startupSeconds,
     chunkKbps: mean(all.map((s) => s.throughputKbps)),
     pacedBelowCapacity: pacedShare(all.filter((s) => s.phase === 'playing')),

@@ -44,7 +44,8 @@ export interface SimulationConfig {
    * dash.js's fast switching (`streaming.buffer.fastSwitchEnabled`, on by default): on a switch
    * up with at least 1.5 s buffered (a manifest without a declared segment duration), dash.js
    * refetches its buffer at the new rung (every buffered segment, as the lab saw) — those
-   * downloads add no buffer.
+   * downloads add no buffer, and each replaces what of its segment is still to play when it
+   * arrives (`SimulationResult.played`).
    */
   fastSwitch?: boolean;
   /**
@@ -81,6 +82,14 @@ export interface SegmentRecord {
   saturatedSeconds: number;
   /** Fetched again after a step up (fast switching): it adds no buffer. */
   refetch: boolean;
+  /** The media segment it carries (0 for the first): a refetch carries one already buffered. */
+  mediaIndex: number;
+}
+
+/** What a media segment plays at: from `fromFraction` of it on, `bitrateKbps` (a refetch replaces the rest of it that is still to play). */
+export interface PlayedPart {
+  fromFraction: number;
+  bitrateKbps: number;
 }
 
 export interface SimulationResult {
@@ -91,6 +100,8 @@ export interface SimulationResult {
   startupSeconds: number;
   /** Wall time from the first request to the end of the session, seconds. */
   sessionSeconds: number;
+  /** Per media segment, in order, what it plays at (one part each without fast switching). */
+  played: PlayedPart[][];
 }
 
 /** A rule for one simulated session: the bitrate and rtp of each request, fed what the player sees. */
@@ -182,6 +193,9 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
   // Fast switching: the bitrate of the previous request, and refetches still to come.
   let lastBitrateKbps = Infinity;
   let replacing = 0;
+  // Media segments downloaded (the buffer ends at the last one's end), and what each plays at.
+  let mediaSegments = 0;
+  const played: PlayedPart[][] = [];
   sammy.playback({ type: 'load' });
 
   const end = config.sessionSeconds ?? Infinity;
@@ -215,8 +229,10 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
 
     const { bitrateKbps, rtpKbps, phase } = sammy.request(buffer, playing);
     if (config.fastSwitch && bitrateKbps > lastBitrateKbps && buffer >= FAST_SWITCH_FROM_SECONDS) {
+      // Every buffered segment, the one at the playhead too, as the lab's runs show (8.4 s buffered: 3 segments of 4 s).
       replacing = Math.ceil(buffer / config.segmentSeconds - 1e-9);
     }
+    const mediaIndex = mediaSegments - replacing;
     lastBitrateKbps = bitrateKbps;
     const kbits = bitrateKbps * config.segmentSeconds;
     const latency = config.latencyMs / 1000;
@@ -246,10 +262,20 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
       pacedSeconds,
       saturatedSeconds: transferSeconds - pacedSeconds,
       refetch: replacing > 0,
+      mediaIndex,
     });
     advance(downloadSeconds);
-    if (replacing > 0) replacing -= 1;
-    else buffer += config.segmentSeconds;
+    if (replacing > 0) {
+      replacing -= 1;
+      // It replaces what of its segment the playhead has not reached yet.
+      const playheadSeconds = mediaSegments * config.segmentSeconds - buffer;
+      const fromFraction = Math.max(0, playheadSeconds / config.segmentSeconds - mediaIndex);
+      const parts = played[mediaIndex]!;
+      if (fromFraction < 1) played[mediaIndex] = [...parts.filter((p) => p.fromFraction < fromFraction), { fromFraction, bitrateKbps }];
+    } else {
+      buffer += config.segmentSeconds;
+      played[mediaSegments++] = [{ fromFraction: 0, bitrateKbps }];
+    }
     sammy.downloaded(kbits, downloadSeconds, transferSeconds);
     if (!playing && buffer >= config.startupBufferSeconds) {
       if (Number.isNaN(startupSeconds)) startupSeconds = now;
@@ -258,7 +284,7 @@ export function simulateSession(rule: SimulatedRule, config: SimulationConfig): 
     }
   }
   if (now < end && end < Infinity) advance(end - now);
-  return { segments, stalls, stallSeconds, startupSeconds, sessionSeconds: now };
+  return { segments, stalls, stallSeconds, startupSeconds, sessionSeconds: now, played };
 }
 
 /** Seconds of [start, start + seconds) in which the link's capacity exceeds the pace (sampled every 10 ms). */
