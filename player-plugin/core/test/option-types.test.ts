@@ -45,6 +45,21 @@ describe('option types', () => {
     expect(() => createSession({ parameters: { c0: true } as never })).toThrow(typeError('Sammy: c0 must be a number, got true'));
   });
 
+  it('createSession: an unknown config key names the nearest config key; a config value of the wrong type is a TypeError', () => {
+    expect(() => createSession({ playerABR: {} } as never)).toThrow(
+      typeError("Sammy: unknown option 'playerABR' (did you mean 'playerAbr'?)"),
+    );
+    expect(() => createSession({ bufferTarget: 30 } as never)).toThrow(
+      typeError("Sammy: unknown option 'bufferTarget' (did you mean 'bufferTargetSeconds'?)"),
+    );
+    expect(() => createSession({ enabled: 'yes' } as never)).toThrow(typeError('Sammy: enabled must be a boolean, got yes'));
+    expect(() => createSession({ bufferTargetSeconds: '30' } as never)).toThrow(
+      typeError('Sammy: bufferTargetSeconds must be a number, got 30'),
+    );
+    expect(() => createSession({ now: 5 } as never)).toThrow(typeError('Sammy: now must be a function, got 5'));
+    expect(createSession({ initialHistory: memoryStore(), enabled: false, bufferTargetSeconds: undefined }).enabled).toBe(false);
+  });
+
   it('a value of the right type that cannot work is still the validation’s SammyConfigError; undefined keeps the default', () => {
     expect(attach({ c0: 0 })).toThrow(refusal('SammyConfigError', 'Sammy: c0 must be a number > 0 and ≤ 100, got 0'));
     expect(attach({ c0: NaN })).toThrow(SammyConfigError);

@@ -6,7 +6,7 @@
  */
 import { checkCmcdMode, withoutCmcd, writeRtp, type CmcdMode } from 'sammy-pacing-protocol';
 import type { MediaKind } from '../policy/types.js';
-import { createSession, type SammySession } from '../session/session.js';
+import { openSession, type SammySession } from '../session/session.js';
 import type { SammyDecision, SegmentSample, TrackState } from '../session/types.js';
 import { paceOnlyModeOf, type AdapterController, type AdapterOptions, type PaceOnlyMode, type SammyMode } from './types.js';
 import type { SammyParameters } from '../config.js';
@@ -121,7 +121,7 @@ export function createAdapterKit<Settings>(
   const validatedSeconds = bufferTargetSeconds ?? (player.lowestBufferTargetSeconds ?? player.bufferTargetSeconds)();
   const playerAbr = () => paceOnlyMode?.playerAbr(player.settings(), validatedSeconds);
   const start = player.startKbps?.();
-  const session = createSession({
+  const session = openSession({
     // (An undefined override keeps the default; the compiler checks every adapter option was taken out above.)
     parameters: {
       initialVideoBitrateKbps: start,

@@ -5,6 +5,7 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
+import { nearestName, unknownOptionMessage } from 'sammy-pacing-protocol';
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
 import { initialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
@@ -13,6 +14,7 @@ import { paceRungKbps } from '../policy/pace-rate.js';
 import { INITIAL_PROBE_STATE, nextProbeState, paceRequest, probeEstimateKbps, type ProbeState } from '../policy/probe.js';
 import type { PlayerAbr } from '../policy/pace-requirements.js';
 import { fullBufferSeconds, resolveParameters } from '../policy/parameters.js';
+import { withOptions } from '../options.js';
 import { INITIAL_PLAYBACK_STATE, nextPlaybackState, type PlaybackEvent, type PlaybackState } from '../policy/phase.js';
 import { appendBounded, harmonicMeanKbps } from '../policy/throughput.js';
 import type { MediaKind, Phase } from '../policy/types.js';
@@ -56,10 +58,38 @@ export interface SammyControl {
 }
 
 /** One session (`createSession`): what every adapter's controller offers, and what the adapter feeds it. */
-export type SammySession = ReturnType<typeof createSession>;
+export type SammySession = ReturnType<typeof openSession>;
+
+/**
+ * SessionConfig's keys, each with a value of its type: their one list, held to the interface by the
+ * compiler (`parameters`' own keys and types are resolveParameters' to check).
+ */
+const SESSION_CONFIG = {
+  parameters: {},
+  enabled: true,
+  initialHistory: {} as InitialThroughputStore,
+  now: () => 0,
+  playerAbr: {} as PlayerAbr,
+  bufferTargetSeconds: 0,
+} satisfies Required<SessionConfig>;
+
+/**
+ * A session, its config checked as every entry's options are (an unknown key or a value of the
+ * wrong type is a TypeError). The kit opens its sessions with `openSession`: attach() checked
+ * those options already, and the list stays out of the players' bundles.
+ */
+export function createSession(config: SessionConfig = {}): SammySession {
+  const known = Object.keys(SESSION_CONFIG);
+  // Keys first, so the nearest is named from this list (withOptions names the attach options').
+  for (const key of Object.keys(config)) {
+    if (!known.includes(key)) throw new TypeError(unknownOptionMessage('Sammy', key, nearestName(key, known)));
+  }
+  withOptions(config, SESSION_CONFIG);
+  return openSession(config);
+}
 
 // Closures rather than a class: the state's names then shrink in a minified bundle.
-export function createSession(config: SessionConfig = {}) {
+export function openSession(config: SessionConfig) {
   /** Pace-only mode: the player's ABR as last read (`update`). */
   let lastPlayerAbr = config.playerAbr;
   // (Infinity: the pace never counts the buffer full, c0 at every level — safe, and so validated.)
