@@ -103,7 +103,11 @@ describe('pacing through Varnish', () => {
       expect(record).toMatchObject({ path, status: 200, bytes: q.body.length, mechanism: 'none' });
       expect(record!.requestedRtpKbps).toBeUndefined();
       expect(record!.appliedPaceKbps).toBeUndefined();
-      expect(record!.achievedKbps).toBeGreaterThan(5 * 8000);
+      // Far faster than the rtp: over loopback often faster than the kernel's ack clock (tcpi_last_ack_recv, a
+      // jiffy) can time, when the record's duration is 0 and its achieved rate unknown (absent, not 0).
+      expect(record!.durationMs).toBeLessThan((record!.bytes * 8) / (5 * 8000));
+      if (record!.durationMs > 0) expect(record!.achievedKbps).toBeGreaterThan(5 * 8000);
+      else expect(record!.achievedKbps).toBeUndefined();
       // Varnish reports the pace its client socket got, and the client measured it.
       for (const r of [q, h]) {
         const st = parseServerTiming(String(r.headers['server-timing']));
