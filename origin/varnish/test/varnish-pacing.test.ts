@@ -74,8 +74,9 @@ describe('pacing through Varnish', () => {
       const next = await get(varnish, seg(8000, 'keepalive'), { agent });
       expect(next.localPort).toBe(paced.localPort);
       expect(next.headers['x-cache']).toBe('HIT');
-      // Unpaced on loopback is hundreds of Mbps; still paced would be 8.
-      expect(next.rateKbps).toBeGreaterThan(20 * 8000);
+      // Still paced would be 8 Mbps (≥ 1.2 s for this segment); unpaced on loopback is 470–570 here when idle, and a
+      // shared machine can slow it severalfold, so the line sits far from both (the kernel's ceiling is checked below).
+      expect(next.rateKbps).toBeGreaterThan(4 * 8000);
       expect(String(next.headers['server-timing'])).toContain('sammy-pace;dur=0;desc=none');
       expect(String(next.headers['server-timing'])).not.toContain('sammy-rtp');
       // The kernel agrees: the reset lifts the ceiling to the vmod's largest value (2097151 × 1024 bytes/s).
