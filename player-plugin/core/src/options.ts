@@ -5,7 +5,6 @@
  * (a tunable's default) is a TypeError. One check, no table of types to keep.
  */
 import { nearestName } from 'sammy-pacing-protocol';
-import { DEFAULT_PARAMETERS } from './config.js';
 
 /**
  * The adapters' own options, beside the tunables: their one list, with a value of its type for
@@ -21,11 +20,11 @@ export const ADAPTER_OPTIONS = {
   initialHistory: undefined,
 } as const;
 
-/** The known option nearest to an unknown one: an adapter's own option or a tunable. */
-function nearestOption(key: string): string {
+/** The known option nearest to an unknown one: an adapter's own option or one of `known`'s keys. */
+function nearestOption(key: string, known: object): string {
   // Renamed: the player's level, no longer a name shared with the pace's own full level.
   if (key === 'maxBufferSeconds') return 'bufferTargetSeconds';
-  return nearestName(key, [...Object.keys(ADAPTER_OPTIONS), ...Object.keys(DEFAULT_PARAMETERS)]);
+  return nearestName(key, Object.keys({ ...ADAPTER_OPTIONS, ...known }));
 }
 
 /**
@@ -36,7 +35,7 @@ function nearestOption(key: string): string {
 export function withOptions<T extends object>(options: object, known: T): T {
   const merged = { ...known } as Record<string, unknown>;
   for (const [key, value] of Object.entries(options)) {
-    if (!Object.hasOwn(known, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key)}'?)`);
+    if (!Object.hasOwn(known, key)) throw new TypeError(`Sammy: unknown option '${key}' (did you mean '${nearestOption(key, known)}'?)`);
     const type = typeof merged[key];
     if (value !== undefined && typeof value != type) throw new TypeError(`Sammy: ${key} must be a ${type}, got ${String(value)}`);
     merged[key] = value ?? merged[key];

@@ -5,7 +5,6 @@
  * `chooseBitrate`, each outgoing media request → `decide` (then writes `paceRateKbps` as CMCD
  * `rtp`), each finished download → `addSample`.
  */
-import { nearestName, unknownOptionMessage } from 'sammy-pacing-protocol';
 import { DEFAULT_BUFFER_TARGET_SECONDS, DEFAULT_PARAMETERS, type SammyParameters } from '../config.js';
 import { createEmitter } from '../emitter.js';
 import { initialThroughputHistory, type InitialThroughputStore } from '../initial-history.js';
@@ -79,11 +78,6 @@ const SESSION_CONFIG = {
  * those options already, and the list stays out of the players' bundles.
  */
 export function createSession(config: SessionConfig = {}): SammySession {
-  const known = Object.keys(SESSION_CONFIG);
-  // Keys first, so the nearest is named from this list (withOptions names the attach options').
-  for (const key of Object.keys(config)) {
-    if (!known.includes(key)) throw new TypeError(unknownOptionMessage('Sammy', key, nearestName(key, known)));
-  }
   withOptions(config, SESSION_CONFIG);
   return openSession(config);
 }
