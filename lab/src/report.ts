@@ -20,7 +20,7 @@ import {
 import { bytesToMs, protocolText, type RunMetrics } from './measurements.js';
 import { judge, TARGETS, type Target } from './paper.js';
 import { percentChange, spread, type Spread } from './stats.js';
-import { renderTraceSection } from './trace-report.js';
+import { renderTraceSection, type TraceSummary } from './trace-report.js';
 
 export { traceSummaries } from './trace-report.js';
 
@@ -47,17 +47,7 @@ export interface BenchEnvironment {
   wallSeconds?: number;
   failedRuns: Array<{ arm: Arm; neighbour: Neighbour; index: number; error: string; trace?: string; bufferSeconds?: number }>;
   /** With traces: each one as the bench read it. */
-  traces?: Array<{
-    id: string;
-    family: string;
-    file: string;
-    format: string;
-    periodSeconds: number;
-    meanMbps: number;
-    sessionMeanMbps: number;
-    peakMbps: number;
-    scale?: number;
-  }>;
+  traces?: TraceSummary[];
 }
 
 type MetricKey =

@@ -113,21 +113,24 @@ function tableRow(r: TraceGroupRow): string {
   ].join(' | ')} |`;
 }
 
+/** One trace as the bench read it (the report's `traces`). */
+export interface TraceSummary {
+  id: string;
+  family: string;
+  file: string;
+  format: string;
+  periodSeconds: number;
+  meanMbps: number;
+  sessionMeanMbps: number;
+  peakMbps: number;
+  scale?: number;
+}
+
 export function renderTraceSection(input: {
   metrics: RunMetrics[];
   arms: Arm[];
   topVideoKbps: number;
-  traces: Array<{
-    id: string;
-    family: string;
-    file: string;
-    format: string;
-    periodSeconds: number;
-    meanMbps: number;
-    sessionMeanMbps: number;
-    peakMbps: number;
-    scale?: number;
-  }>;
+  traces: TraceSummary[];
   durationSeconds: number;
   queueBytes: number;
   source?: string;
